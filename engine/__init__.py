@@ -1,0 +1,35 @@
+"""A vectorized, seedable, steppable genetic algorithm for the N-Queens puzzle.
+
+numpy and the standard library only: this package never imports a UI toolkit.
+
+Typical use::
+
+    from engine import Config, GeneticAlgorithm
+
+    algorithm = GeneticAlgorithm(Config(n=16, seed=1))
+    final = algorithm.run()
+    print(final.stop_reason, final.queens())
+"""
+
+from __future__ import annotations
+
+from engine.algorithm import FinishedError, GeneticAlgorithm, stop_rules
+from engine.config import FIELDS, Config, ConfigError
+from engine.encodings import ENCODINGS, queens_of
+from engine.snapshot import GenerationStats, History, Snapshot
+from engine.stream import snapshots
+
+__all__ = [
+    "ENCODINGS",
+    "FIELDS",
+    "Config",
+    "ConfigError",
+    "FinishedError",
+    "GenerationStats",
+    "GeneticAlgorithm",
+    "History",
+    "Snapshot",
+    "queens_of",
+    "snapshots",
+    "stop_rules",
+]

@@ -1,0 +1,246 @@
+"""The genetic algorithm, one generation per :meth:`GeneticAlgorithm.step`.
+
+A generation: select couples, cross the couples that draw a crossover (the others pass on
+copies of themselves), mutate the children, drop already-seen children when ``unique``,
+evaluate them, and let the survivor selection form the next population. All of it works on
+whole ``(P, N)`` arrays; the only randomness is the run's one ``numpy.random.Generator``, used
+in the same order however the run is driven, so a seed fixes the run bit for bit.
+"""
+
+from __future__ import annotations
+
+import secrets
+import time
+from typing import Any
+
+import numpy as np
+
+from engine.config import Config
+from engine.crossover import CROSSOVERS
+from engine.diversity import column_entropy, unique_fraction
+from engine.encodings import ENCODINGS, GENE_DTYPE, Genomes
+from engine.fitness import FITNESS_SHAPES, FloatArray, IntArray, evaluate
+from engine.mutation import MUTATIONS, MutationSettings
+from engine.selection import SELECTIONS
+from engine.snapshot import GenerationStats, History, Snapshot, read_only
+from engine.survivors import SURVIVORS
+from engine.termination import (
+    MaxEvaluations,
+    MaxGenerations,
+    Progress,
+    Solved,
+    Stagnation,
+    StopRule,
+    TimeLimit,
+    first_reason,
+)
+from engine.uniqueness import HashArray, remember, row_hashes, unseen
+
+
+def stop_rules(config: Config) -> tuple[StopRule, ...]:
+    """The stop rules a config asks for, solved first."""
+    rules: list[StopRule] = []
+    if config.stop_when_solved:
+        rules.append(Solved())
+    if config.generations is not None:
+        rules.append(MaxGenerations(config.generations))
+    if config.max_evals is not None:
+        rules.append(MaxEvaluations(config.max_evals))
+    if config.time_limit is not None:
+        rules.append(TimeLimit(config.time_limit))
+    if config.stagnation is not None:
+        rules.append(Stagnation(config.stagnation))
+    return tuple(rules)
+
+
+class FinishedError(RuntimeError):
+    """Raised by :meth:`GeneticAlgorithm.step` once a stop rule has fired."""
+
+
+class GeneticAlgorithm:
+    """A steppable N-Queens GA.
+
+    Args:
+        config: The run's configuration. Without a seed, one is drawn and recorded in
+            :attr:`config`, so that every run can be replayed.
+    """
+
+    def __init__(self, config: Config) -> None:
+        if config.seed is None:
+            config = config.replace(seed=secrets.randbits(32))
+        self._bind(config)
+        self._elapsed = 0.0
+        started = time.perf_counter()
+        population = self.encoding.random_population(config.population, config.n, self.rng)
+        scored = evaluate(population, config.n, self.encoding, self.shape)
+        self._seen: HashArray = np.empty(0, dtype=np.uint64)
+        if config.unique:
+            self._seen = remember(self._seen, row_hashes(population))
+        self._generation = 0
+        self._evaluations = config.population
+        self._stagnant = 0
+        self._best_ever = float(scored.fitness.max())
+        self._elapsed = time.perf_counter() - started
+        self._snapshot = self._publish(population, scored.fitness, scored.conflicts)
+
+    def _bind(self, config: Config) -> None:
+        """Resolve the config's names into the objects a generation uses."""
+        self.config = config
+        self.seed: int = int(config.seed)  # type: ignore[arg-type]
+        self.rng = np.random.default_rng(self.seed)
+        self.encoding = ENCODINGS[config.encoding]
+        self.shape = FITNESS_SHAPES[config.fitness]
+        self.rules = stop_rules(config)
+        self.history = History()
+        self._mutation_settings = MutationSettings(
+            rate=config.mutation_rate,
+            n=config.n,
+            encoding=self.encoding,
+            gene_rate=config.shuffle_gene_rate,
+            candidates=config.candidates,
+        )
+
+    @property
+    def snapshot(self) -> Snapshot:
+        """The latest snapshot (generation 0 before the first step)."""
+        return self._snapshot
+
+    def has_next(self) -> bool:
+        """Whether another generation may be stepped (no stop rule has fired)."""
+        return self._snapshot.stop_reason is None
+
+    def step(self) -> Snapshot:
+        """Run exactly one generation and publish its snapshot.
+
+        Raises:
+            FinishedError: If a stop rule has already fired.
+        """
+        if not self.has_next():
+            raise FinishedError(f"the run has stopped: {self._snapshot.stop_reason}")
+        started = time.perf_counter()
+        current = self._snapshot
+        children = self._breed(current.population, current.fitness)
+        if self.config.unique:
+            hashes = row_hashes(children)
+            fresh = unseen(hashes, self._seen)
+            children = children[fresh]
+            self._seen = remember(self._seen, hashes[fresh])
+        scored = evaluate(children, self.config.n, self.encoding, self.shape)
+        self._evaluations += children.shape[0]
+        survivors = SURVIVORS[self.config.survivor](
+            current.fitness, scored.fitness, self.config.elitism
+        )
+        population = np.concatenate([current.population, children])[survivors]
+        fitness = np.concatenate([current.fitness, scored.fitness])[survivors]
+        conflicts = np.concatenate([current.conflicts, scored.conflicts])[survivors]
+        self._generation += 1
+        best = float(fitness.max())
+        if best > self._best_ever:
+            self._best_ever, self._stagnant = best, 0
+        else:
+            self._stagnant += 1
+        self._elapsed += time.perf_counter() - started
+        self._snapshot = self._publish(population, fitness, conflicts)
+        return self._snapshot
+
+    def step_many(self, limit: int) -> list[Snapshot]:
+        """Step up to ``limit`` generations, stopping early when the run stops."""
+        done: list[Snapshot] = []
+        while len(done) < limit and self.has_next():
+            done.append(self.step())
+        return done
+
+    def run(self) -> Snapshot:
+        """Step until a stop rule fires; the final snapshot says which."""
+        while self.has_next():
+            self.step()
+        return self._snapshot
+
+    def _breed(self, population: Genomes, fitness: FloatArray) -> Genomes:
+        """Selection, crossover and mutation: this generation's children."""
+        config = self.config
+        wanted = config.children_per_generation
+        couples = (wanted + 1) // 2
+        picks = SELECTIONS[config.selection](fitness, 2 * couples, self.rng, config.tournament_size)
+        first, second = population[picks[0::2]], population[picks[1::2]]
+        crossing = np.flatnonzero(self.rng.random(couples) < config.crossover_rate)
+        child_one, child_two = first.copy(), second.copy()
+        if crossing.size:
+            crossed_one, crossed_two = CROSSOVERS[config.crossover](
+                first[crossing], second[crossing], self.rng
+            )
+            child_one[crossing], child_two[crossing] = crossed_one, crossed_two
+        children = np.stack([child_one, child_two], axis=1).reshape(-1, config.n)[:wanted]
+        return MUTATIONS[config.mutation](children, self.rng, self._mutation_settings)
+
+    def _publish(self, population: Genomes, fitness: FloatArray, conflicts: IntArray) -> Snapshot:
+        """Record the generation in the history and freeze it into a snapshot."""
+        stats = GenerationStats(
+            generation=self._generation,
+            evaluations=self._evaluations,
+            elapsed=self._elapsed,
+            best_fitness=float(fitness.max()),
+            mean_fitness=float(fitness.mean()),
+            worst_fitness=float(fitness.min()),
+            best_conflicts=int(conflicts.min()),
+            mean_conflicts=float(conflicts.mean()),
+            unique_fraction=unique_fraction(population),
+            entropy=column_entropy(population, self.config.n, self.encoding),
+        )
+        self.history.append(stats)
+        progress = Progress(
+            generation=self._generation,
+            evaluations=self._evaluations,
+            elapsed=self._elapsed,
+            best_conflicts=stats.best_conflicts,
+            stagnant=self._stagnant,
+        )
+        # Highest fitness first, fewest conflicts breaking ties.
+        best_index = int(np.lexsort((conflicts, -fitness))[0])
+        return Snapshot(
+            stats=stats,
+            n=self.config.n,
+            encoding=self.encoding.name,
+            seed=self.seed,
+            max_fitness=self.shape.best(self.config.n),
+            population=read_only(population),
+            fitness=read_only(fitness),
+            conflicts=read_only(conflicts),
+            best_index=best_index,
+            stop_reason=first_reason(self.rules, progress),
+        )
+
+    def state(self) -> dict[str, Any]:
+        """Everything needed to resume the run exactly: plain, JSON-able values."""
+        return {
+            "config": self.config.to_dict(),
+            "generation": self._generation,
+            "evaluations": self._evaluations,
+            "elapsed": self._elapsed,
+            "stagnant": self._stagnant,
+            "best_ever": self._best_ever,
+            "rng": self.rng.bit_generator.state,
+            "population": self._snapshot.population.tolist(),
+            "seen": [int(h) for h in self._seen],
+            "history": self.history.to_dict(),
+        }
+
+    @classmethod
+    def from_state(cls, state: dict[str, Any]) -> GeneticAlgorithm:
+        """Resume a run saved with :meth:`state`; it continues exactly as the original would."""
+        algorithm = cls.__new__(cls)
+        algorithm._bind(Config.from_mapping(state["config"]))
+        algorithm.rng.bit_generator.state = state["rng"]
+        algorithm._generation = int(state["generation"])
+        algorithm._evaluations = int(state["evaluations"])
+        algorithm._elapsed = float(state["elapsed"])
+        algorithm._stagnant = int(state["stagnant"])
+        algorithm._best_ever = float(state["best_ever"])
+        algorithm._seen = np.asarray(state["seen"], dtype=np.uint64)
+        history = dict(state["history"])
+        population = np.asarray(state["population"], dtype=GENE_DTYPE)
+        scored = evaluate(population, algorithm.config.n, algorithm.encoding, algorithm.shape)
+        # _publish appends the current generation again: restore the history without it.
+        algorithm.history = History({k: v[:-1] for k, v in history.items()})
+        algorithm._snapshot = algorithm._publish(population, scored.fitness, scored.conflicts)
+        return algorithm

@@ -1,0 +1,383 @@
+"""The run configuration: one frozen object, validated where it is built.
+
+Each field carries its help text (and its choices, for names) in its metadata, so the command
+line and the dashboard's form are generated from this one place. A bad value raises
+:class:`ConfigError`, which names the field, the value and what is allowed.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any, Final
+
+from engine.crossover import CROSSOVERS, PERMUTATION_CROSSOVERS
+from engine.encodings import ENCODINGS
+from engine.fitness import FITNESS_SHAPES
+from engine.mutation import FREE_MUTATIONS, MUTATIONS
+from engine.selection import SELECTIONS
+from engine.survivors import SURVIVORS
+
+MEMORY_SHARE: Final = 0.5
+"""A run may plan to use at most this share of the machine's memory."""
+
+BYTES_PER_GENE: Final = 8 * 24
+"""Bytes a run touches per gene of the population: parents, children, line counts and the
+temporaries of the operators, as int64 (an over-estimate measured on the default config)."""
+
+
+class ConfigError(ValueError):
+    """A config value that is not allowed.
+
+    Attributes:
+        field: The config field (as on the command line, with dashes).
+        value: The value given.
+        allowed: What would be accepted.
+    """
+
+    def __init__(self, field: str, value: object, allowed: str) -> None:
+        self.field = field.replace("_", "-")
+        self.value = value
+        self.allowed = allowed
+        super().__init__(f"{self.field}: {value!r} is not allowed; {allowed}")
+
+
+def _meta(help_text: str, choices: tuple[str, ...] = ()) -> dict[str, Any]:
+    return {"help": help_text, "choices": choices}
+
+
+@dataclass(frozen=True)
+class Config:
+    """Everything that defines a run. Same config and seed, same run, bit for bit.
+
+    The defaults are the team's best general-purpose GA: permutations, tournaments of 2,
+    order crossover, the conflict-directed mutation and (mu + lambda) survivors.
+    """
+
+    n: int = field(default=8, metadata=_meta("board size N (N queens on an N x N board)"))
+    population: int = field(default=40, metadata=_meta("number of individuals P"))
+    generations: int | None = field(
+        default=None, metadata=_meta("stop after this many generations (none: no limit)")
+    )
+    max_evals: int | None = field(
+        default=None, metadata=_meta("stop after this many fitness evaluations (none: no limit)")
+    )
+    time_limit: float | None = field(
+        default=None, metadata=_meta("stop after this many seconds of computing (none: no limit)")
+    )
+    stagnation: int | None = field(
+        default=None,
+        metadata=_meta("stop when the best fitness has not improved for this many generations"),
+    )
+    encoding: str = field(
+        default="permutation", metadata=_meta("genome encoding", tuple(ENCODINGS))
+    )
+    fitness: str = field(default="pairs", metadata=_meta("fitness shape", tuple(FITNESS_SHAPES)))
+    selection: str = field(
+        default="tournament", metadata=_meta("parent selection", tuple(SELECTIONS))
+    )
+    tournament_size: int = field(
+        default=2, metadata=_meta("entrants per tournament (tournament selection)")
+    )
+    crossover: str = field(default="ox", metadata=_meta("crossover operator", tuple(CROSSOVERS)))
+    crossover_rate: float = field(
+        default=0.1, metadata=_meta("chance that a couple crosses over (else children = parents)")
+    )
+    mutation: str = field(default="conflict", metadata=_meta("mutation operator", tuple(MUTATIONS)))
+    mutation_rate: float = field(
+        default=1.0,
+        metadata=_meta("mutation chance: per gene for swap-gene/random-reset, else per child"),
+    )
+    gene_rate: float | None = field(
+        default=None, metadata=_meta("shuffle-indexes: chance per gene (none: 2/N, as DEAP)")
+    )
+    candidates: int = field(
+        default=8, metadata=_meta("conflict mutation: candidate moves tried, best one kept")
+    )
+    survivor: str = field(default="plus", metadata=_meta("survivor selection", tuple(SURVIVORS)))
+    elitism: int = field(
+        default=0, metadata=_meta("generational: best parents carried over unchanged")
+    )
+    offspring: int | None = field(
+        default=None,
+        metadata=_meta("children per generation (none: P, or 2 for steady-state)"),
+    )
+    unique: bool = field(
+        default=False, metadata=_meta("drop every child identical to one seen before (Sheppard)")
+    )
+    stop_when_solved: bool = field(default=True, metadata=_meta("stop at the first solution"))
+    seed: int | None = field(
+        default=None, metadata=_meta("random seed (none: drawn at random, and recorded)")
+    )
+
+    def __post_init__(self) -> None:
+        errors = config_errors(self)
+        if errors:
+            raise errors[0]
+
+    @property
+    def children_per_generation(self) -> int:
+        """How many children a generation makes."""
+        if self.offspring is not None:
+            return self.offspring
+        return 2 if self.survivor == "steady-state" else self.population
+
+    @property
+    def shuffle_gene_rate(self) -> float:
+        """The per-gene chance of ``shuffle-indexes``."""
+        return self.gene_rate if self.gene_rate is not None else min(1.0, 2.0 / self.n)
+
+    def replace(self, **changes: Any) -> Config:
+        """A copy with some fields changed (validated again)."""
+        return dataclasses.replace(self, **changes)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The config as plain JSON-able values, keyed by field name."""
+        return dataclasses.asdict(self)
+
+    @classmethod
+    def from_mapping(cls, values: Mapping[str, Any]) -> Config:
+        """A config from a mapping (a JSON document, a preset), field names with ``_`` or ``-``.
+
+        Raises:
+            ConfigError: On an unknown field, a value of the wrong type or a bad value.
+        """
+        known = {f.name: f for f in dataclasses.fields(cls)}
+        converted: dict[str, Any] = {}
+        for key, value in values.items():
+            name = key.replace("-", "_")
+            if name not in known:
+                raise ConfigError(key, value, f"known fields are {', '.join(sorted(known))}")
+            converted[name] = parse_field(name, value)
+        return cls(**converted)
+
+    @classmethod
+    def check(cls, values: Mapping[str, Any]) -> list[ConfigError]:
+        """Every problem with a set of values typed by a person, without raising.
+
+        Unparseable fields are reported, and the rest is checked with defaults standing in for
+        them, so a form can show all its errors at once.
+        """
+        errors: list[ConfigError] = []
+        fields: dict[str, Any] = {f.name: f.default for f in dataclasses.fields(cls)}
+        for key, value in values.items():
+            name = key.replace("-", "_")
+            if name not in fields:
+                errors.append(ConfigError(key, value, "not a config field"))
+                continue
+            try:
+                fields[name] = parse_field(name, value)
+            except ConfigError as error:
+                errors.append(error)
+        unchecked = object.__new__(cls)
+        for name, value in fields.items():
+            object.__setattr__(unchecked, name, value)
+        seen = {error.field for error in errors}
+        return errors + [e for e in config_errors(unchecked) if e.field not in seen]
+
+
+FIELDS: Final = {f.name: f for f in dataclasses.fields(Config)}
+"""The config's fields by name, with their metadata (``help``, ``choices``)."""
+
+_INTEGER_FIELDS: Final = {"n", "population", "tournament_size", "candidates", "elitism"}
+_OPTIONAL_INTEGER_FIELDS: Final = {"generations", "max_evals", "stagnation", "offspring", "seed"}
+_FLOAT_FIELDS: Final = {"crossover_rate", "mutation_rate"}
+_OPTIONAL_FLOAT_FIELDS: Final = {"time_limit", "gene_rate"}
+_BOOL_FIELDS: Final = {"unique", "stop_when_solved"}
+_NONE_WORDS: Final = {"", "none", "null", "off"}
+
+
+def parse_field(name: str, value: Any) -> Any:
+    """Convert a value typed by a person (or read from a file) to the field's type.
+
+    Strings are parsed; ``"none"`` or an empty string mean "no value" for optional fields.
+
+    Raises:
+        ConfigError: If the value cannot be read as the field's type.
+    """
+    text = value.strip().lower() if isinstance(value, str) else None
+    optional = name in _OPTIONAL_INTEGER_FIELDS | _OPTIONAL_FLOAT_FIELDS | {"seed"}
+    if optional and (value is None or text in _NONE_WORDS):
+        return None
+    if name in _INTEGER_FIELDS | _OPTIONAL_INTEGER_FIELDS:
+        if isinstance(value, bool):
+            raise ConfigError(name, value, "a whole number is expected")
+        if isinstance(value, int):
+            return value
+        if isinstance(value, float) and value.is_integer():
+            return int(value)
+        try:
+            return int(str(value).strip().replace("_", ""))
+        except ValueError:
+            hint = " or none" if optional else ""
+            raise ConfigError(name, value, f"a whole number{hint} is expected") from None
+    if name in _FLOAT_FIELDS | _OPTIONAL_FLOAT_FIELDS:
+        if isinstance(value, bool):
+            raise ConfigError(name, value, "a number is expected")
+        try:
+            return float(value)
+        except (TypeError, ValueError):
+            hint = " or none" if optional else ""
+            raise ConfigError(name, value, f"a number{hint} is expected") from None
+    if name in _BOOL_FIELDS:
+        if isinstance(value, bool):
+            return value
+        if text in {"true", "yes", "on", "1"}:
+            return True
+        if text in {"false", "no", "off", "0"}:
+            return False
+        raise ConfigError(name, value, "true or false is expected")
+    if not isinstance(value, str):
+        raise ConfigError(name, value, "a name is expected")
+    return value.strip()
+
+
+def _check_names(config: Config, errors: list[ConfigError]) -> None:
+    for name in ("encoding", "fitness", "selection", "crossover", "mutation", "survivor"):
+        choices = FIELDS[name].metadata["choices"]
+        value = getattr(config, name)
+        if value not in choices:
+            errors.append(ConfigError(name, value, f"choose one of {', '.join(choices)}"))
+
+
+def _check_fit(config: Config, errors: list[ConfigError]) -> None:
+    """Operators and shapes that do not fit the encoding are config errors, not crashes."""
+    permutation = config.encoding == "permutation"
+    if config.crossover in CROSSOVERS:
+        if permutation and config.crossover not in PERMUTATION_CROSSOVERS:
+            errors.append(
+                ConfigError(
+                    "crossover",
+                    config.crossover,
+                    f"the permutation encoding needs one of {', '.join(PERMUTATION_CROSSOVERS)}",
+                )
+            )
+        if not permutation and config.crossover in PERMUTATION_CROSSOVERS:
+            free = sorted(set(CROSSOVERS) - set(PERMUTATION_CROSSOVERS))
+            errors.append(
+                ConfigError(
+                    "crossover",
+                    config.crossover,
+                    f"the {config.encoding} encoding needs one of {', '.join(free)}",
+                )
+            )
+    if permutation and config.mutation in FREE_MUTATIONS:
+        allowed = sorted(set(MUTATIONS) - set(FREE_MUTATIONS))
+        errors.append(
+            ConfigError(
+                "mutation",
+                config.mutation,
+                f"the permutation encoding needs one of {', '.join(allowed)}",
+            )
+        )
+    shape = FITNESS_SHAPES.get(config.fitness)
+    if shape is not None:
+        if shape.permutation_only and not permutation:
+            errors.append(
+                ConfigError(
+                    "fitness",
+                    config.fitness,
+                    "it counts diagonal pairs only, so it needs the permutation encoding",
+                )
+            )
+        if config.selection in ("roulette",) and not shape.nonnegative:
+            fitting = ", ".join(s for s, f in FITNESS_SHAPES.items() if f.nonnegative)
+            errors.append(
+                ConfigError(
+                    "selection",
+                    config.selection,
+                    f"a roulette wheel needs a non-negative fitness: {fitting}",
+                )
+            )
+
+
+def _check_numbers(config: Config, errors: list[ConfigError]) -> None:
+    def at_least(name: str, low: int, why: str = "") -> None:
+        value = getattr(config, name)
+        if value is not None and value < low:
+            errors.append(ConfigError(name, value, f"a whole number >= {low}{why}"))
+
+    at_least("n", 1)
+    if config.n in (2, 3):
+        errors.append(
+            ConfigError("n", config.n, "N = 2 and N = 3 have no solution; use N = 1 or N >= 4")
+        )
+    at_least("population", 2)
+    at_least("generations", 1)
+    at_least("max_evals", 1)
+    at_least("stagnation", 1)
+    at_least("candidates", 1)
+    at_least("offspring", 1)
+    at_least("seed", 0)
+    if config.time_limit is not None and not config.time_limit > 0:
+        errors.append(ConfigError("time_limit", config.time_limit, "a number of seconds > 0"))
+    for name in ("crossover_rate", "mutation_rate", "gene_rate"):
+        value = getattr(config, name)
+        if value is not None and not 0.0 <= value <= 1.0:
+            errors.append(ConfigError(name, value, "a probability between 0 and 1"))
+    if config.selection == "tournament" and not 1 <= config.tournament_size <= config.population:
+        errors.append(
+            ConfigError(
+                "tournament_size",
+                config.tournament_size,
+                f"between 1 and the population ({config.population})",
+            )
+        )
+    if not 0 <= config.elitism < config.population:
+        errors.append(
+            ConfigError(
+                "elitism", config.elitism, f"between 0 and population - 1 ({config.population - 1})"
+            )
+        )
+    if config.survivor == "generational":
+        needed = config.population - config.elitism
+        if config.offspring is not None and config.offspring < needed:
+            errors.append(
+                ConfigError(
+                    "offspring",
+                    config.offspring,
+                    f"generational survivors need at least population - elitism = {needed} children",
+                )
+            )
+        if config.unique:
+            errors.append(
+                ConfigError("unique", True, "unique children need plus or steady-state survivors")
+            )
+
+
+def _check_memory(config: Config, errors: list[ConfigError]) -> None:
+    """Estimate the run's memory before anything is allocated."""
+    if config.n < 1 or config.population < 2:
+        return
+    genes = max(config.population, config.children_per_generation) * config.n
+    needed = genes * BYTES_PER_GENE
+    budget = int(physical_memory() * MEMORY_SHARE)
+    if needed > budget:
+        errors.append(
+            ConfigError(
+                "population",
+                config.population,
+                f"P x N = {genes:,} genes needs about {needed / 2**30:.1f} GiB; this machine allows "
+                f"{budget / 2**30:.1f} GiB: lower the population or N",
+            )
+        )
+
+
+def physical_memory() -> int:
+    """Bytes of memory on this machine (8 GiB when it cannot be read)."""
+    try:
+        return int(os.sysconf("SC_PAGE_SIZE")) * int(os.sysconf("SC_PHYS_PAGES"))
+    except (ValueError, OSError, AttributeError):
+        return 8 * 2**30
+
+
+def config_errors(config: Config) -> list[ConfigError]:
+    """Every problem with a config, in field order (empty when it is valid)."""
+    errors: list[ConfigError] = []
+    _check_numbers(config, errors)
+    _check_names(config, errors)
+    _check_fit(config, errors)
+    _check_memory(config, errors)
+    return errors

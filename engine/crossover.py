@@ -1,0 +1,259 @@
+"""Crossover: two ``(K, N)`` arrays of parents in, two ``(K, N)`` arrays of children out.
+
+Couple ``k`` is ``(first[k], second[k])``; its two children are ``child_one[k]`` and
+``child_two[k]``. Every random choice (cut points, coins) is shared by the two children of a
+couple, as the published operators do. Inputs are never modified.
+
+Operators on permutations keep every row a permutation; the others are for the ``integer``
+and ``squares`` encodings. Whether an operator fits an encoding is checked by the config.
+"""
+
+from __future__ import annotations
+
+from typing import Protocol
+
+import numpy as np
+
+from engine.encodings import Genomes
+
+
+class Crossover(Protocol):
+    """The shape every crossover operator has."""
+
+    def __call__(
+        self, first: Genomes, second: Genomes, rng: np.random.Generator
+    ) -> tuple[Genomes, Genomes]: ...
+
+
+def _rows(genomes: Genomes) -> Genomes:
+    """A ``(K, 1)`` column of row numbers, for fancy indexing row by row."""
+    return np.arange(genomes.shape[0], dtype=np.int64)[:, None]
+
+
+def _inverse(permutations: Genomes) -> Genomes:
+    """Per row, the position of each value: ``inverse[k, p[k, j]] == j``."""
+    inverse = np.empty_like(permutations)
+    positions = np.broadcast_to(np.arange(permutations.shape[1]), permutations.shape)
+    np.put_along_axis(inverse, permutations, positions, axis=1)
+    return inverse
+
+
+def _segments(count: int, n: int, rng: np.random.Generator) -> tuple[Genomes, Genomes, Genomes]:
+    """Random segments ``[low, high)`` with ``0 <= low < high <= n``, and their ``(K, N)`` mask."""
+    first = rng.integers(0, n, size=count)
+    second = rng.integers(0, n, size=count)
+    low = np.minimum(first, second)
+    high = np.maximum(first, second) + 1
+    positions = np.arange(n)[None, :]
+    inside = (positions >= low[:, None]) & (positions < high[:, None])
+    return low, high, inside
+
+
+def _append_missing(
+    prefix: Genomes, prefix_length: Genomes, donor: Genomes, taken: Genomes
+) -> Genomes:
+    """Fill each row after its prefix with the donor's genes that are not taken, in donor order.
+
+    Args:
+        prefix: ``(K, N)``; columns ``< prefix_length[k]`` of row ``k`` are kept.
+        prefix_length: ``(K,)`` length of each row's kept prefix.
+        donor: ``(K, N)`` permutations whose missing genes fill the rest, in their order.
+        taken: ``(K, N)`` boolean, ``taken[k, v]`` when value ``v`` is already in row ``k``.
+
+    Returns:
+        A new ``(K, N)`` array: the prefix, then the donor's other genes.
+    """
+    rows = _rows(donor)
+    keep = ~taken[rows, donor]
+    slot = prefix_length[:, None] + np.cumsum(keep, axis=1) - 1
+    child = prefix.copy()
+    row_index = np.broadcast_to(rows, donor.shape)
+    child[row_index[keep], slot[keep]] = donor[keep]
+    return child
+
+
+def _rotate(genomes: Genomes, shift: Genomes) -> Genomes:
+    """Row ``k`` rotated left by ``shift[k]``: ``out[k, j] = genomes[k, (j + shift[k]) % N]``."""
+    n = genomes.shape[1]
+    index = (np.arange(n)[None, :] + shift[:, None]) % n
+    return np.take_along_axis(genomes, index, axis=1)
+
+
+def order_crossover(
+    first: Genomes, second: Genomes, rng: np.random.Generator
+) -> tuple[Genomes, Genomes]:
+    """OX (Davis): keep a segment of one parent in place, fill the rest in the other's order.
+
+    The filling starts after the segment and wraps around, reading the donor from the same
+    point, as in Eiben & Smith's description.
+    """
+    count, n = first.shape
+    low, high, _ = _segments(count, n, rng)
+    length = high - low
+
+    def child(keeper: Genomes, donor: Genomes) -> Genomes:
+        # In a frame rotated to start right after the segment, the segment is at the end and
+        # the donor's missing genes fill the front in order.
+        rotated_keeper = _rotate(keeper, high)
+        rotated_donor = _rotate(donor, high)
+        taken = np.zeros(keeper.shape, dtype=bool)
+        in_segment = np.arange(n)[None, :] >= (n - length)[:, None]
+        rows = np.broadcast_to(_rows(keeper), keeper.shape)
+        taken[rows[in_segment], rotated_keeper[in_segment]] = True
+        prefix = np.where(in_segment, rotated_keeper, 0)
+        filled = _append_missing(prefix, np.zeros(count, dtype=np.int64), rotated_donor, taken)
+        merged = np.where(in_segment, rotated_keeper, filled)
+        return _rotate(merged, (n - high) % n)
+
+    return child(first, second), child(second, first)
+
+
+def cut_and_crossfill(
+    first: Genomes, second: Genomes, rng: np.random.Generator
+) -> tuple[Genomes, Genomes]:
+    """queens_AI's cut-and-crossfill: one parent's head, then the other's genes in order.
+
+    A cut point in ``0..N-1`` (queens_AI draws ``floor(random * N)``) splits both parents. A
+    child keeps the head of one parent and is completed with the genes of the other parent it
+    does not yet hold, scanning that parent from the cut point onwards and wrapping around to
+    its start. A cut at 0 gives a copy of the other parent.
+    """
+    count, n = first.shape
+    cut = rng.integers(0, n, size=count)
+    head = np.arange(n)[None, :] < cut[:, None]
+
+    def child(head_parent: Genomes, tail_parent: Genomes) -> Genomes:
+        taken = np.zeros(head_parent.shape, dtype=bool)
+        rows = np.broadcast_to(_rows(head_parent), head_parent.shape)
+        taken[rows[head], head_parent[head]] = True
+        prefix = np.where(head, head_parent, 0)
+        return _append_missing(prefix, cut, _rotate(tail_parent, cut % n), taken)
+
+    return child(first, second), child(second, first)
+
+
+def partially_mapped_crossover(
+    first: Genomes, second: Genomes, rng: np.random.Generator
+) -> tuple[Genomes, Genomes]:
+    """PMX (Goldberg & Lingle): swap a segment, repair the clashes through the segment's mapping.
+
+    Outside the segment a child keeps its own parent's gene unless that gene is already in the
+    copied segment; then it follows the mapping (segment gene -> gene at the same position of
+    the other parent) until it reaches a gene not in the segment.
+    """
+    count, n = first.shape
+    _, _, inside = _segments(count, n, rng)
+    rows = _rows(first)
+
+    def child(segment_parent: Genomes, other: Genomes) -> Genomes:
+        position_in_segment_parent = _inverse(segment_parent)
+        genes = other.copy()
+        while True:
+            where = position_in_segment_parent[rows, genes]
+            clash = ~inside & inside[rows, where]
+            if not clash.any():
+                break
+            genes = np.where(clash, other[rows, where], genes)
+        return np.where(inside, segment_parent, genes)
+
+    return child(first, second), child(second, first)
+
+
+def cycle_crossover(
+    first: Genomes, second: Genomes, rng: np.random.Generator
+) -> tuple[Genomes, Genomes]:
+    """CX (Oliver et al.): positions split into cycles; children take alternate cycles from each.
+
+    The cycle through position ``j`` goes ``j -> position of second[j] in first -> ...``. The
+    cycles are numbered by their smallest position, found for all positions at once by pointer
+    doubling. The first child takes cycles 0, 2, 4... from ``first`` and the rest from
+    ``second``. (Deterministic: ``rng`` is unused and kept for the common signature.)
+    """
+    count, n = first.shape
+    rows = _rows(first)
+    successor = _inverse(first)[rows, second]
+    smallest = np.broadcast_to(np.arange(n), (count, n)).copy()
+    pointer = successor
+    for _ in range(max(1, int(np.ceil(np.log2(max(n, 2))))) + 1):
+        smallest = np.minimum(smallest, smallest[rows, pointer])
+        pointer = pointer[rows, pointer]
+    starts = smallest == np.arange(n)[None, :]
+    number = (np.cumsum(starts, axis=1) - 1)[rows, smallest]
+    from_first = number % 2 == 0
+    return np.where(from_first, first, second), np.where(from_first, second, first)
+
+
+def order_keeping_uniform_crossover(
+    first: Genomes, second: Genomes, rng: np.random.Generator
+) -> tuple[Genomes, Genomes]:
+    """CodeProject 2011: fill the child gene by gene, each from a parent chosen by a fair coin.
+
+    The gene taken from a parent is that parent's first gene not yet in the child. The second
+    child uses the opposite coins. The loop runs over gene positions, each step vectorized over
+    all couples.
+    """
+    coins = rng.random(first.shape) < 0.5
+    return _order_keeping(first, second, coins), _order_keeping(first, second, ~coins)
+
+
+def _order_keeping(first: Genomes, second: Genomes, from_first: Genomes) -> Genomes:
+    """One child of the order-keeping uniform crossover, given the coin of every step."""
+    count, n = first.shape
+    rows = np.arange(count)
+    child = np.empty_like(first)
+    used = np.zeros(first.shape, dtype=bool)
+    pointers = [np.zeros(count, dtype=np.int64), np.zeros(count, dtype=np.int64)]
+    for step in range(n):
+        for parent, pointer in zip((first, second), pointers, strict=True):
+            # Skip genes the child already holds; each pointer only ever moves forward.
+            while True:
+                stale = used[rows, parent[rows, np.minimum(pointer, n - 1)]] & (pointer < n - 1)
+                if not stale.any():
+                    break
+                pointer += stale
+        gene = np.where(
+            from_first[:, step],
+            first[rows, pointers[0]],
+            second[rows, pointers[1]],
+        )
+        child[:, step] = gene
+        used[rows, gene] = True
+    return child
+
+
+def single_point_crossover(
+    first: Genomes, second: Genomes, rng: np.random.Generator
+) -> tuple[Genomes, Genomes]:
+    """Towards AI's single point: cut in ``1..N-1``, swap the tails."""
+    count, n = first.shape
+    cut = rng.integers(1, n, size=count) if n > 1 else np.ones(count, dtype=np.int64)
+    head = np.arange(n)[None, :] < cut[:, None]
+    return np.where(head, first, second), np.where(head, second, first)
+
+
+def one_gene_crossover(
+    first: Genomes, second: Genomes, rng: np.random.Generator
+) -> tuple[Genomes, Genomes]:
+    """Sheppard: a copy of one parent with a single gene, at a random position, from the other."""
+    count, n = first.shape
+    position = np.arange(n)[None, :] == rng.integers(0, n, size=count)[:, None]
+    return np.where(position, second, first), np.where(position, first, second)
+
+
+PERMUTATION_CROSSOVERS: dict[str, Crossover] = {
+    "order-uniform": order_keeping_uniform_crossover,
+    "pmx": partially_mapped_crossover,
+    "ox": order_crossover,
+    "cycle": cycle_crossover,
+    "cut-crossfill": cut_and_crossfill,
+}
+"""Crossovers that keep permutations: only for the ``permutation`` encoding."""
+
+FREE_CROSSOVERS: dict[str, Crossover] = {
+    "single-point": single_point_crossover,
+    "one-gene": one_gene_crossover,
+}
+"""Crossovers that may repeat genes: for the ``integer`` and ``squares`` encodings."""
+
+CROSSOVERS: dict[str, Crossover] = {**PERMUTATION_CROSSOVERS, **FREE_CROSSOVERS}
+"""Every crossover by its config name."""

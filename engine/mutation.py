@@ -1,0 +1,276 @@
+"""Mutation: a ``(K, N)`` array of children in, a new ``(K, N)`` array out.
+
+Every operator takes the children, the run's ``rng`` and a :class:`MutationSettings`, and never
+modifies its input. Permutation operators (swaps, inversion, scramble) keep permutations;
+``random-reset`` is for the ``integer`` and ``squares`` encodings; ``conflict`` fits all three.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Protocol
+
+import numpy as np
+import numpy.typing as npt
+
+from engine.conflicts import board_lines, line_indices
+from engine.encodings import Encoding, Genomes
+
+BoolArray = npt.NDArray[np.bool_]
+
+
+@dataclass(frozen=True)
+class MutationSettings:
+    """What a mutation operator may need beyond the children.
+
+    Attributes:
+        rate: The mutation rate. Per gene for ``swap-gene`` and ``random-reset``; per child for
+            the others.
+        n: The board size.
+        encoding: How the genes are read.
+        gene_rate: ``shuffle-indexes`` only: the chance of each gene of a chosen child to swap.
+        candidates: ``conflict`` only: how many moves are tried; the best one is kept.
+    """
+
+    rate: float
+    n: int
+    encoding: Encoding
+    gene_rate: float
+    candidates: int
+
+
+class Mutation(Protocol):
+    """The shape every mutation operator has."""
+
+    def __call__(
+        self, genomes: Genomes, rng: np.random.Generator, settings: MutationSettings
+    ) -> Genomes: ...
+
+
+def _chosen(count: int, rate: float, rng: np.random.Generator) -> BoolArray:
+    """Which of ``count`` children mutate, each with probability ``rate``."""
+    return rng.random(count) < rate
+
+
+def _swap_genes_in_order(genomes: Genomes, mutate: BoolArray, rng: np.random.Generator) -> Genomes:
+    """Swap every marked gene with another position (never itself), left to right.
+
+    A child's swaps happen in gene order, as in the sequential originals; swaps of different
+    children are independent, so round ``t`` applies the ``t``-th swap of every child at once.
+    """
+    count, n = genomes.shape
+    if n < 2:
+        return genomes.copy()
+    partner = rng.integers(0, n - 1, size=genomes.shape)
+    partner += partner >= np.arange(n)[None, :]
+    result = genomes.copy()
+    order = np.cumsum(mutate, axis=1) - 1
+    for round_number in range(int(mutate.sum(axis=1).max(initial=0))):
+        rows, position = np.nonzero(mutate & (order == round_number))
+        other = partner[rows, position]
+        first, second = result[rows, position], result[rows, other]
+        result[rows, position], result[rows, other] = second, first
+    return result
+
+
+def swap_gene_mutation(
+    genomes: Genomes, rng: np.random.Generator, settings: MutationSettings
+) -> Genomes:
+    """CodeProject 2011: each gene, with probability ``rate``, swaps with another position."""
+    return _swap_genes_in_order(genomes, rng.random(genomes.shape) < settings.rate, rng)
+
+
+def shuffle_indexes_mutation(
+    genomes: Genomes, rng: np.random.Generator, settings: MutationSettings
+) -> Genomes:
+    """DEAP's ``mutShuffleIndexes``: a child mutates with probability ``rate``; then each of its
+    genes, with probability ``gene_rate``, swaps with another position."""
+    chosen = _chosen(genomes.shape[0], settings.rate, rng)
+    genes = rng.random(genomes.shape) < settings.gene_rate
+    return _swap_genes_in_order(genomes, genes & chosen[:, None], rng)
+
+
+def swap_mutation(
+    genomes: Genomes, rng: np.random.Generator, settings: MutationSettings
+) -> Genomes:
+    """queens_AI: a child mutates with probability ``rate`` by swapping two random positions.
+
+    The two positions are drawn independently, as queens_AI does, so they can coincide.
+    """
+    count, n = genomes.shape
+    chosen = _chosen(count, settings.rate, rng)
+    first = rng.integers(0, n, size=count)
+    second = rng.integers(0, n, size=count)
+    rows = np.nonzero(chosen)[0]
+    result = genomes.copy()
+    result[rows, first[rows]] = genomes[rows, second[rows]]
+    result[rows, second[rows]] = genomes[rows, first[rows]]
+    return result
+
+
+def _random_segments(count: int, n: int, rng: np.random.Generator) -> tuple[Genomes, Genomes]:
+    """Random inclusive segments ``[low, high]`` of each child."""
+    ends = np.sort(rng.integers(0, n, size=(count, 2)), axis=1)
+    return ends[:, 0], ends[:, 1]
+
+
+def inversion_mutation(
+    genomes: Genomes, rng: np.random.Generator, settings: MutationSettings
+) -> Genomes:
+    """A child mutates with probability ``rate`` by reversing a random segment."""
+    count, n = genomes.shape
+    chosen = _chosen(count, settings.rate, rng)
+    low, high = _random_segments(count, n, rng)
+    positions = np.arange(n)[None, :]
+    inside = chosen[:, None] & (positions >= low[:, None]) & (positions <= high[:, None])
+    source = np.where(inside, low[:, None] + high[:, None] - positions, positions)
+    return np.take_along_axis(genomes, source, axis=1)
+
+
+def scramble_mutation(
+    genomes: Genomes, rng: np.random.Generator, settings: MutationSettings
+) -> Genomes:
+    """A child mutates with probability ``rate`` by shuffling a random segment."""
+    count, n = genomes.shape
+    chosen = _chosen(count, settings.rate, rng)
+    low, high = _random_segments(count, n, rng)
+    positions = np.arange(n)[None, :]
+    inside = chosen[:, None] & (positions >= low[:, None]) & (positions <= high[:, None])
+    # Inside the segment a position's sort key is a random point of [low, high + 1): sorting
+    # shuffles the segment and leaves every other position where it is.
+    span = (high - low + 1)[:, None]
+    keys = np.where(inside, low[:, None] + rng.random(genomes.shape) * span, positions)
+    return np.take_along_axis(genomes, np.argsort(keys, axis=1, kind="stable"), axis=1)
+
+
+def random_reset_mutation(
+    genomes: Genomes, rng: np.random.Generator, settings: MutationSettings
+) -> Genomes:
+    """Each gene, with probability ``rate``, takes a new random value (integer and squares)."""
+    values = settings.encoding.gene_values(settings.n)
+    reset = rng.random(genomes.shape) < settings.rate
+    fresh = rng.integers(0, values, size=genomes.shape, dtype=genomes.dtype)
+    return np.where(reset, fresh, genomes)
+
+
+def conflict_mutation(
+    genomes: Genomes, rng: np.random.Generator, settings: MutationSettings
+) -> Genomes:
+    """Conflict-directed: move a queen under attack to the best of a few candidate places.
+
+    A child mutates with probability ``rate``. One of its attacked queens (any queen if none is
+    attacked) is picked at random and ``candidates`` moves are tried: swaps with another column
+    for a permutation, a new row for ``integer``, a new square for ``squares``. The move that
+    leaves the fewest conflicts is made, even when it makes things worse: the survivors decide.
+    Each move is scored exactly from the line counts, without re-evaluating the child.
+    """
+    count, n = genomes.shape
+    encoding = settings.encoding
+    if n < 2 or count == 0:
+        return genomes.copy()
+    lines = board_lines(genomes, n, encoding)
+    chosen = _chosen(count, settings.rate, rng)
+    urgency = np.where(lines.attacked(), 1.0 + rng.random(genomes.shape), rng.random(genomes.shape))
+    queen = np.argmax(urgency, axis=1)
+    rows_of = np.arange(count)
+    tries = settings.candidates
+    if encoding.is_permutation:
+        partner = rng.integers(0, n - 1, size=(count, tries))
+        partner += partner >= queen[:, None]
+        row_queen = np.broadcast_to(genomes[rows_of, queen][:, None], partner.shape)
+        row_partner = np.take_along_axis(genomes, partner, axis=1)
+        column_queen = np.broadcast_to(queen[:, None], partner.shape)
+        moved = (
+            (row_queen, column_queen, row_partner, column_queen),
+            (row_partner, partner, row_queen, partner),
+        )
+    else:
+        rows, columns = encoding.decode(genomes, n)
+        values = encoding.gene_values(n)
+        new_gene = rng.integers(0, values - 1, size=(count, tries))
+        current = genomes[rows_of, queen][:, None]
+        new_gene += new_gene >= current
+        if encoding.name == "squares":
+            new_rows, new_columns = new_gene // n, new_gene % n
+        else:
+            new_rows, new_columns = new_gene, np.broadcast_to(queen[:, None], new_gene.shape)
+        old_rows = np.broadcast_to(rows[rows_of, queen][:, None], new_gene.shape)
+        old_columns = np.broadcast_to(columns[rows_of, queen][:, None], new_gene.shape)
+        moved = ((old_rows, old_columns, new_rows, new_columns),)
+    change = _conflict_change(lines.counts, moved, n, encoding)
+    best = np.argmin(change, axis=1)
+    result = genomes.copy()
+    targets = np.nonzero(chosen)[0]
+    if encoding.is_permutation:
+        other = partner[targets, best[targets]]
+        result[targets, queen[targets]] = genomes[targets, other]
+        result[targets, other] = genomes[targets, queen[targets]]
+    else:
+        result[targets, queen[targets]] = new_gene[targets, best[targets]]
+    return result
+
+
+def _conflict_change(
+    counts: tuple[Genomes, ...],
+    moved: tuple[tuple[Genomes, Genomes, Genomes, Genomes], ...],
+    n: int,
+    encoding: Encoding,
+) -> Genomes:
+    """Exact change in attacking pairs when one or two queens move at once.
+
+    Args:
+        counts: The line counts of every child, per kind of line (``BoardLines.counts``).
+        moved: Per moving queen, ``(old_row, old_column, new_row, new_column)``, each a
+            ``(K, C)`` array over the ``C`` candidate moves.
+        n: The board size.
+        encoding: Which kinds of lines are counted.
+
+    Returns:
+        ``(K, C)``: conflicts after the move minus conflicts before.
+    """
+    old = [line_indices(r, c, n, encoding)[0] for r, c, _, _ in moved]
+    new = [line_indices(r, c, n, encoding)[0] for _, _, r, c in moved]
+    change = np.zeros(moved[0][0].shape, dtype=np.int64)
+    for kind, line_counts in enumerate(counts):
+
+        def on(line: Genomes, counts: Genomes = line_counts) -> Genomes:
+            return np.take_along_axis(counts, line, axis=1)
+
+        # Lift the queens off one by one: a queen leaving a line of k loses k - 1 pairs.
+        lifted: list[Genomes] = []
+        for queen in range(len(moved)):
+            here = old[queen][kind]
+            already = sum((here == line).astype(np.int64) for line in lifted)
+            change -= on(here) - 1 - already
+            lifted.append(here)
+        # Put them down one by one: a queen joining a line gains a pair per queen on it.
+        placed: list[Genomes] = []
+        for queen in range(len(moved)):
+            there = new[queen][kind]
+            gone = sum((there == line).astype(np.int64) for line in lifted)
+            back = sum((there == line).astype(np.int64) for line in placed)
+            change += on(there) - gone + back
+            placed.append(there)
+    return change
+
+
+PERMUTATION_MUTATIONS: dict[str, Mutation] = {
+    "swap-gene": swap_gene_mutation,
+    "shuffle-indexes": shuffle_indexes_mutation,
+    "swap": swap_mutation,
+    "inversion": inversion_mutation,
+    "scramble": scramble_mutation,
+}
+"""Mutations that keep permutations. They also run on the other encodings."""
+
+FREE_MUTATIONS: dict[str, Mutation] = {
+    "random-reset": random_reset_mutation,
+}
+"""Mutations that may repeat genes: not for the ``permutation`` encoding."""
+
+MUTATIONS: dict[str, Mutation] = {
+    **PERMUTATION_MUTATIONS,
+    **FREE_MUTATIONS,
+    "conflict": conflict_mutation,
+}
+"""Every mutation by its config name."""

@@ -1,0 +1,57 @@
+"""Survivor selection: who, among parents and children, forms the next population.
+
+Each function returns the indices of the survivors in the concatenation
+``[parents; children]``, best first where an order is implied. None needs randomness.
+"""
+
+from __future__ import annotations
+
+from typing import Final, Protocol
+
+import numpy as np
+import numpy.typing as npt
+
+FloatArray = npt.NDArray[np.float64]
+IntArray = npt.NDArray[np.int64]
+
+
+class Survivors(Protocol):
+    """The shape every survivor selection has."""
+
+    def __call__(self, parents: FloatArray, children: FloatArray, elitism: int) -> IntArray: ...
+
+
+def generational_survivors(parents: FloatArray, children: FloatArray, elitism: int) -> IntArray:
+    """Children replace their parents; the ``elitism`` best parents replace the worst children.
+
+    Needs at least ``P - elitism`` children; extra children (beyond the first ``P - elitism``
+    in generation order, after the elite) are dropped.
+    """
+    size = parents.shape[0]
+    elite = np.argsort(-parents, kind="stable")[:elitism]
+    kept_children = size - elitism
+    if elitism:
+        # The worst children make way: keep the best P - k, in generation order.
+        best_children = np.sort(np.argsort(-children, kind="stable")[:kept_children])
+    else:
+        best_children = np.arange(kept_children)
+    return np.concatenate([elite, size + best_children]).astype(np.int64)
+
+
+def best_of_union_survivors(parents: FloatArray, children: FloatArray, elitism: int) -> IntArray:
+    """(mu + lambda): the best ``P`` of parents and children; on ties, parents stay.
+
+    This is also queens_AI's "best fitness" steady state, where a couple's two children
+    replace the worst members when they are better.
+    """
+    union = np.concatenate([parents, children])
+    return np.argsort(-union, kind="stable")[: parents.shape[0]].astype(np.int64)
+
+
+SURVIVORS: Final[dict[str, Survivors]] = {
+    "generational": generational_survivors,
+    "plus": best_of_union_survivors,
+    "steady-state": best_of_union_survivors,
+}
+"""Survivor selections by their config name. ``plus`` and ``steady-state`` differ only in
+how many children a generation makes (the population, or a couple)."""

@@ -1,0 +1,59 @@
+"""Sheppard's pool of unique individuals: a child that was ever seen before is dropped.
+
+Genomes are identified by a 64-bit hash computed for all rows at once (a random linear form
+modulo 2**64, so two different genomes collide with probability about 2**-64). The hashes of
+every genome ever generated are kept in a sorted array.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+import numpy as np
+import numpy.typing as npt
+
+from engine.encodings import Genomes
+
+HashArray = npt.NDArray[np.uint64]
+BoolArray = npt.NDArray[np.bool_]
+
+_HASH_SEED: Final = 0x5EED_0F_0_0EE45
+"""Fixed, so that hashes (and the runs that depend on them) are the same everywhere."""
+
+
+def row_hashes(genomes: Genomes) -> HashArray:
+    """A 64-bit hash per genome: ``sum((gene + 1) * w_position) mod 2**64``."""
+    weights = np.random.default_rng(_HASH_SEED).integers(
+        1, 2**63, size=genomes.shape[1], dtype=np.uint64
+    ) * np.uint64(2) + np.uint64(1)
+    with np.errstate(over="ignore"):
+        return np.asarray(
+            ((genomes.astype(np.uint64) + np.uint64(1)) * weights[None, :]).sum(
+                axis=1, dtype=np.uint64
+            ),
+            dtype=np.uint64,
+        )
+
+
+def unseen(hashes: HashArray, seen: HashArray) -> BoolArray:
+    """Which hashes are new: not in ``seen`` (sorted) and not repeating an earlier one here."""
+    position = np.searchsorted(seen, hashes)
+    known = np.zeros(hashes.shape, dtype=bool)
+    inside = position < seen.shape[0]
+    known[inside] = seen[position[inside]] == hashes[inside]
+    _, first = np.unique(hashes, return_index=True)
+    first_time = np.zeros(hashes.shape, dtype=bool)
+    first_time[first] = True
+    return ~known & first_time
+
+
+def remember(seen: HashArray, hashes: HashArray) -> HashArray:
+    """``seen`` with ``hashes`` added, still sorted and without repeats."""
+    return np.union1d(seen, hashes).astype(np.uint64)
+
+
+def unique_fraction(genomes: Genomes) -> float:
+    """The fraction of distinct genomes in a population."""
+    if genomes.shape[0] == 0:
+        return 0.0
+    return float(np.unique(row_hashes(genomes)).shape[0] / genomes.shape[0])
