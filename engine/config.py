@@ -338,7 +338,7 @@ def _check_numbers(config: Config, errors: list[ConfigError]) -> None:
                 ConfigError(
                     "offspring",
                     config.offspring,
-                    f"generational survivors need at least population - elitism = {needed} children",
+                    f"generational survivors need population - elitism = {needed} children or more",
                 )
             )
         if config.unique:
@@ -359,8 +359,8 @@ def _check_memory(config: Config, errors: list[ConfigError]) -> None:
             ConfigError(
                 "population",
                 config.population,
-                f"P x N = {genes:,} genes needs about {needed / 2**30:.1f} GiB; this machine allows "
-                f"{budget / 2**30:.1f} GiB: lower the population or N",
+                f"P x N = {genes:,} genes needs about {needed / 2**30:.1f} GiB; this machine "
+                f"allows {budget / 2**30:.1f} GiB: lower the population or N",
             )
         )
 

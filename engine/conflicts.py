@@ -57,8 +57,9 @@ def line_indices(
     """The line index of every queen, for each kind of line the encoding lets clash.
 
     ``rows`` and ``columns`` may have any (equal) shape: the result has that shape too, so the
-    same function places candidate moves on lines. A permutation keeps rows and columns distinct by construction, so only its diagonals are
-    counted; that halves the work on the hot path without changing any count.
+    same function places candidate moves on lines. A permutation keeps rows and columns
+    distinct by construction, so only its diagonals are counted; that halves the work on the
+    hot path without changing any count.
     """
     kinds: list[tuple[IntArray, int]] = []
     if encoding.rows_can_clash:
@@ -101,7 +102,7 @@ def count_conflicts(genomes: Genomes, n: int, encoding: Encoding) -> IntArray:
 
 
 def attacked_directions(genomes: Genomes, n: int, encoding: Encoding) -> IntArray:
-    """Sheppard's count: over the distinct occupied squares, how many of the 8 directions see a queen.
+    """Sheppard's count: per distinct occupied square, how many of 8 directions see a queen.
 
     Rays are not blocked by an intervening queen (Sheppard's code asks whether *any* square along
     the ray holds a queen). Queens stacked on one square are counted once here; the caller adds
@@ -133,4 +134,4 @@ def distinct_squares(genomes: Genomes, n: int, encoding: Encoding) -> IntArray:
     """How many different squares each individual's queens occupy."""
     rows, columns = encoding.decode(genomes, n)
     squares = np.sort(rows * n + columns, axis=1)
-    return 1 + (squares[:, 1:] != squares[:, :-1]).sum(axis=1)
+    return np.asarray(1 + (squares[:, 1:] != squares[:, :-1]).sum(axis=1), dtype=np.int64)

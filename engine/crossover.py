@@ -13,8 +13,11 @@ from __future__ import annotations
 from typing import Protocol
 
 import numpy as np
+import numpy.typing as npt
 
-from engine.encodings import Genomes
+from engine.encodings import Genomes, random_integers
+
+BoolArray = npt.NDArray[np.bool_]
 
 
 class Crossover(Protocol):
@@ -38,10 +41,10 @@ def _inverse(permutations: Genomes) -> Genomes:
     return inverse
 
 
-def _segments(count: int, n: int, rng: np.random.Generator) -> tuple[Genomes, Genomes, Genomes]:
+def _segments(count: int, n: int, rng: np.random.Generator) -> tuple[Genomes, Genomes, BoolArray]:
     """Random segments ``[low, high)`` with ``0 <= low < high <= n``, and their ``(K, N)`` mask."""
-    first = rng.integers(0, n, size=count)
-    second = rng.integers(0, n, size=count)
+    first = random_integers(rng, 0, n, count)
+    second = random_integers(rng, 0, n, count)
     low = np.minimum(first, second)
     high = np.maximum(first, second) + 1
     positions = np.arange(n)[None, :]
@@ -50,7 +53,7 @@ def _segments(count: int, n: int, rng: np.random.Generator) -> tuple[Genomes, Ge
 
 
 def _append_missing(
-    prefix: Genomes, prefix_length: Genomes, donor: Genomes, taken: Genomes
+    prefix: Genomes, prefix_length: Genomes, donor: Genomes, taken: BoolArray
 ) -> Genomes:
     """Fill each row after its prefix with the donor's genes that are not taken, in donor order.
 
@@ -119,7 +122,7 @@ def cut_and_crossfill(
     its start. A cut at 0 gives a copy of the other parent.
     """
     count, n = first.shape
-    cut = rng.integers(0, n, size=count)
+    cut = random_integers(rng, 0, n, count)
     head = np.arange(n)[None, :] < cut[:, None]
 
     def child(head_parent: Genomes, tail_parent: Genomes) -> Genomes:
@@ -196,7 +199,7 @@ def order_keeping_uniform_crossover(
     return _order_keeping(first, second, coins), _order_keeping(first, second, ~coins)
 
 
-def _order_keeping(first: Genomes, second: Genomes, from_first: Genomes) -> Genomes:
+def _order_keeping(first: Genomes, second: Genomes, from_first: BoolArray) -> Genomes:
     """One child of the order-keeping uniform crossover, given the coin of every step."""
     count, n = first.shape
     rows = np.arange(count)
@@ -226,7 +229,7 @@ def single_point_crossover(
 ) -> tuple[Genomes, Genomes]:
     """Towards AI's single point: cut in ``1..N-1``, swap the tails."""
     count, n = first.shape
-    cut = rng.integers(1, n, size=count) if n > 1 else np.ones(count, dtype=np.int64)
+    cut = random_integers(rng, 1, n, count) if n > 1 else np.ones(count, dtype=np.int64)
     head = np.arange(n)[None, :] < cut[:, None]
     return np.where(head, first, second), np.where(head, second, first)
 
@@ -236,7 +239,7 @@ def one_gene_crossover(
 ) -> tuple[Genomes, Genomes]:
     """Sheppard: a copy of one parent with a single gene, at a random position, from the other."""
     count, n = first.shape
-    position = np.arange(n)[None, :] == rng.integers(0, n, size=count)[:, None]
+    position = np.arange(n)[None, :] == random_integers(rng, 0, n, count)[:, None]
     return np.where(position, second, first), np.where(position, first, second)
 
 

@@ -74,7 +74,7 @@ class Encoding:
         """
         if self.is_permutation:
             return rng.permuted(np.tile(np.arange(n, dtype=GENE_DTYPE), (size, 1)), axis=1)
-        return rng.integers(0, self.gene_values(n), size=(size, n), dtype=GENE_DTYPE)
+        return random_integers(rng, 0, self.gene_values(n), (size, n))
 
 
 PERMUTATION: Final = Encoding(
@@ -100,6 +100,13 @@ SQUARES: Final = Encoding(
 )
 
 ENCODINGS: Final[dict[str, Encoding]] = {e.name: e for e in (PERMUTATION, INTEGER, SQUARES)}
+
+
+def random_integers(
+    rng: np.random.Generator, low: int, high: int | Genomes, size: int | tuple[int, ...]
+) -> Genomes:
+    """``rng.integers(low, high, size)`` as an int64 array: one typed door to numpy's overloads."""
+    return np.asarray(rng.integers(low, high, size=size), dtype=GENE_DTYPE)
 
 
 def queens_of(genome: npt.ArrayLike, encoding: Encoding, n: int) -> list[tuple[int, int]]:

@@ -14,7 +14,7 @@ import numpy as np
 import numpy.typing as npt
 
 from engine.conflicts import board_lines, line_indices
-from engine.encodings import Encoding, Genomes
+from engine.encodings import Encoding, Genomes, random_integers
 
 BoolArray = npt.NDArray[np.bool_]
 
@@ -58,10 +58,10 @@ def _swap_genes_in_order(genomes: Genomes, mutate: BoolArray, rng: np.random.Gen
     A child's swaps happen in gene order, as in the sequential originals; swaps of different
     children are independent, so round ``t`` applies the ``t``-th swap of every child at once.
     """
-    count, n = genomes.shape
+    n = genomes.shape[1]
     if n < 2:
         return genomes.copy()
-    partner = rng.integers(0, n - 1, size=genomes.shape)
+    partner = random_integers(rng, 0, n - 1, genomes.shape)
     partner += partner >= np.arange(n)[None, :]
     result = genomes.copy()
     order = np.cumsum(mutate, axis=1) - 1
@@ -99,8 +99,8 @@ def swap_mutation(
     """
     count, n = genomes.shape
     chosen = _chosen(count, settings.rate, rng)
-    first = rng.integers(0, n, size=count)
-    second = rng.integers(0, n, size=count)
+    first = random_integers(rng, 0, n, count)
+    second = random_integers(rng, 0, n, count)
     rows = np.nonzero(chosen)[0]
     result = genomes.copy()
     result[rows, first[rows]] = genomes[rows, second[rows]]
@@ -110,7 +110,7 @@ def swap_mutation(
 
 def _random_segments(count: int, n: int, rng: np.random.Generator) -> tuple[Genomes, Genomes]:
     """Random inclusive segments ``[low, high]`` of each child."""
-    ends = np.sort(rng.integers(0, n, size=(count, 2)), axis=1)
+    ends = np.sort(random_integers(rng, 0, n, (count, 2)), axis=1)
     return ends[:, 0], ends[:, 1]
 
 
@@ -149,7 +149,7 @@ def random_reset_mutation(
     """Each gene, with probability ``rate``, takes a new random value (integer and squares)."""
     values = settings.encoding.gene_values(settings.n)
     reset = rng.random(genomes.shape) < settings.rate
-    fresh = rng.integers(0, values, size=genomes.shape, dtype=genomes.dtype)
+    fresh = random_integers(rng, 0, values, genomes.shape)
     return np.where(reset, fresh, genomes)
 
 
@@ -174,8 +174,9 @@ def conflict_mutation(
     queen = np.argmax(urgency, axis=1)
     rows_of = np.arange(count)
     tries = settings.candidates
+    moved: tuple[tuple[Genomes, Genomes, Genomes, Genomes], ...]
     if encoding.is_permutation:
-        partner = rng.integers(0, n - 1, size=(count, tries))
+        partner = random_integers(rng, 0, n - 1, (count, tries))
         partner += partner >= queen[:, None]
         row_queen = np.broadcast_to(genomes[rows_of, queen][:, None], partner.shape)
         row_partner = np.take_along_axis(genomes, partner, axis=1)
@@ -187,7 +188,7 @@ def conflict_mutation(
     else:
         rows, columns = encoding.decode(genomes, n)
         values = encoding.gene_values(n)
-        new_gene = rng.integers(0, values - 1, size=(count, tries))
+        new_gene = random_integers(rng, 0, values - 1, (count, tries))
         current = genomes[rows_of, queen][:, None]
         new_gene += new_gene >= current
         if encoding.name == "squares":

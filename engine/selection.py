@@ -52,7 +52,7 @@ def roulette_select(
     cumulative = np.cumsum(roulette_probabilities(fitness))
     spins = rng.random(count) * cumulative[-1]
     picks = np.searchsorted(cumulative, spins, side="right")
-    return np.minimum(picks, fitness.shape[0] - 1).astype(np.int64)
+    return np.asarray(np.minimum(picks, fitness.shape[0] - 1), dtype=np.int64)
 
 
 def tournament_select(

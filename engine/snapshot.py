@@ -121,7 +121,7 @@ class Snapshot:
     @property
     def best(self) -> Genomes:
         """The best genome (a read-only row of the population)."""
-        return self.population[self.best_index]
+        return np.asarray(self.population[self.best_index], dtype=np.int64)
 
     @property
     def best_conflicts(self) -> int:
