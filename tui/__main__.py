@@ -1,0 +1,9 @@
+"""``python -m tui``: the same as the ``queens`` command."""
+
+from __future__ import annotations
+
+import sys
+
+from tui.cli import main
+
+sys.exit(main())
