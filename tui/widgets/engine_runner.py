@@ -1,0 +1,216 @@
+"""Drive a :class:`~engine.GeneticAlgorithm` from a thread, off the event loop.
+
+The runner is an invisible widget: it owns the run and its thread worker and tells the app what
+happened through messages. The worker only ever calls ``algorithm.step()``, so however the run
+is paced (flat out, slow motion, one step at a time) the same config and seed give the same run.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from dataclasses import dataclass
+from typing import Final
+
+from textual.message import Message
+from textual.widget import Widget
+from textual.worker import Worker, get_current_worker
+
+from engine import Config, GeneticAlgorithm, Snapshot
+
+SPEED_LIMITS: Final[tuple[float | None, ...]] = (1.0, 5.0, 20.0, 100.0, None)
+"""Generations per second the `+`/`-` keys choose from; ``None`` is unlimited."""
+
+PROGRESS_INTERVAL: Final = 1 / 40
+"""Seconds between progress messages while running: faster than any repaint, far below the
+engine's rate, so the event loop is not flooded."""
+
+
+class EngineRunner(Widget):
+    """Owns the current run and steps it in a thread worker.
+
+    Control methods (:meth:`start`, :meth:`resume`, :meth:`pause`, :meth:`step_once`) may be
+    called from the event loop at any time; they only flip flags the worker reads.
+    """
+
+    DEFAULT_CSS = """
+    EngineRunner {
+        display: none;
+    }
+    """
+
+    @dataclass
+    class Progress(Message):
+        """A newer snapshot is available (high rate: a newer one replaces a queued one)."""
+
+        run_id: int
+        snapshot: Snapshot
+
+        def can_replace(self, message: Message) -> bool:
+            """A queued progress message of the same run is stale once this one exists."""
+            return isinstance(message, EngineRunner.Progress) and message.run_id == self.run_id
+
+    @dataclass
+    class StateChanged(Message):
+        """The run started, paused or resumed."""
+
+        run_id: int
+        running: bool
+
+    @dataclass
+    class Finished(Message):
+        """A stop rule fired; the snapshot says which."""
+
+        run_id: int
+        snapshot: Snapshot
+
+    @dataclass
+    class Failed(Message):
+        """The engine raised; the run is over but the app lives on."""
+
+        run_id: int
+        error: str
+
+    def __init__(self, *, speed_index: int = len(SPEED_LIMITS) - 1) -> None:
+        super().__init__()
+        self.algorithm: GeneticAlgorithm | None = None
+        """The current run (``None`` before the first)."""
+        self.run_id = 0
+        """Counts runs, so that messages from a replaced run can be told apart."""
+        self.speed_index = speed_index
+        """Index into :data:`SPEED_LIMITS`."""
+        self._condition = threading.Condition()
+        self._running = False
+        self._pending_steps = 0
+        self._cancelled = False
+        self._worker: Worker[None] | None = None
+
+    @property
+    def speed_limit(self) -> float | None:
+        """Generations per second allowed, or ``None`` for unlimited."""
+        return SPEED_LIMITS[self.speed_index]
+
+    @property
+    def running(self) -> bool:
+        """Whether the run is stepping on its own."""
+        return self._running
+
+    def start(self, config: Config, *, run: bool) -> GeneticAlgorithm:
+        """Replace the current run with a new one.
+
+        Args:
+            config: The new run's configuration.
+            run: Start stepping at once (else wait at generation 0).
+
+        Returns:
+            The new run.
+
+        Raises:
+            Exception: Whatever the engine raises while setting the run up.
+        """
+        self.stop()
+        algorithm = GeneticAlgorithm(config)
+        self.run_id += 1
+        self.algorithm = algorithm
+        with self._condition:
+            self._cancelled = False
+            self._running = run
+            self._pending_steps = 0
+        self._worker = self.run_worker(
+            lambda: self._drive(algorithm, self.run_id),
+            name=f"engine-run-{self.run_id}",
+            group="engine",
+            thread=True,
+            exit_on_error=False,
+        )
+        self.post_message(self.StateChanged(self.run_id, run))
+        return algorithm
+
+    def stop(self) -> None:
+        """Let the current worker finish its generation and end."""
+        with self._condition:
+            self._cancelled = True
+            self._running = False
+            self._condition.notify_all()
+        if self._worker is not None:
+            self._worker.cancel()
+            self._worker = None
+
+    def resume(self) -> None:
+        """Step on its own, at the speed limit."""
+        self._set_running(True)
+
+    def pause(self) -> None:
+        """Stop after the generation being computed."""
+        self._set_running(False)
+
+    def step_once(self) -> None:
+        """Pause, then compute exactly one more generation."""
+        with self._condition:
+            self._running = False
+            self._pending_steps += 1
+            self._condition.notify_all()
+        self.post_message(self.StateChanged(self.run_id, False))
+
+    def set_speed(self, index: int) -> None:
+        """Choose a speed limit from :data:`SPEED_LIMITS` (clamped)."""
+        with self._condition:
+            self.speed_index = max(0, min(len(SPEED_LIMITS) - 1, index))
+            self._condition.notify_all()
+
+    def _set_running(self, running: bool) -> None:
+        with self._condition:
+            self._running = running
+            self._condition.notify_all()
+        self.post_message(self.StateChanged(self.run_id, running))
+
+    def _drive(self, algorithm: GeneticAlgorithm, run_id: int) -> None:
+        """The worker: step while allowed, at the speed limit, and report."""
+        worker = get_current_worker()
+        last_post = 0.0
+        posted = -1
+        next_due = time.monotonic()
+        try:
+            while True:
+                with self._condition:
+                    while not (self._cancelled or self._running or self._pending_steps):
+                        latest = algorithm.snapshot
+                        if latest.generation != posted and not self._cancelled:
+                            # Paused between two throttled reports: show where it stopped.
+                            posted = latest.generation
+                            self.post_message(self.Progress(run_id, latest))
+                        self._condition.wait()
+                    if self._cancelled or worker.is_cancelled:
+                        return
+                    single = not self._running
+                    if single:
+                        self._pending_steps -= 1
+                    limit = SPEED_LIMITS[self.speed_index]
+                    if not single and limit is not None:
+                        # Slow motion: wait for the next tick, but wake at once on a key.
+                        delay = next_due - time.monotonic()
+                        if delay > 0:
+                            self._condition.wait(delay)
+                            continue
+                if not algorithm.has_next():
+                    with self._condition:
+                        self._running = False
+                    self.post_message(self.Finished(run_id, algorithm.snapshot))
+                    return
+                snapshot = algorithm.step()
+                now = time.monotonic()
+                limit = SPEED_LIMITS[self.speed_index]
+                period = 1.0 / limit if limit else 0.0
+                next_due = max(next_due, now - period) + period
+                if snapshot.finished:
+                    with self._condition:
+                        self._running = False
+                    self.post_message(self.Finished(run_id, snapshot))
+                    return
+                if single or now - last_post >= PROGRESS_INTERVAL:
+                    last_post, posted = now, snapshot.generation
+                    self.post_message(self.Progress(run_id, snapshot))
+        except Exception as error:
+            with self._condition:
+                self._running = False
+            self.post_message(self.Failed(run_id, f"{type(error).__name__}: {error}"))

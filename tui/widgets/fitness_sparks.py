@@ -1,0 +1,54 @@
+"""Best and mean fitness as two sparklines: the shape of the run, always in view."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from textual.app import ComposeResult
+from textual.containers import Horizontal
+from textual.widget import Widget
+from textual.widgets import Label, Sparkline
+
+
+class FitnessSparks(Widget):
+    """Two labelled sparklines, best above mean."""
+
+    DEFAULT_CSS = """
+    FitnessSparks {
+        height: 2;
+    }
+    FitnessSparks Horizontal {
+        height: 1;
+    }
+    FitnessSparks Label {
+        width: 5;
+        color: $text-muted;
+    }
+    FitnessSparks Sparkline {
+        width: 1fr;
+    }
+    FitnessSparks .value {
+        width: auto;
+        min-width: 8;
+        padding-left: 1;
+        color: $text;
+    }
+    """
+
+    def compose(self) -> ComposeResult:
+        """A row per series: name, sparkline, latest value."""
+        with Horizontal():
+            yield Label("best")
+            yield Sparkline([], id="spark-best")
+            yield Label("", id="value-best", classes="value")
+        with Horizontal():
+            yield Label("mean")
+            yield Sparkline([], id="spark-mean")
+            yield Label("", id="value-mean", classes="value")
+
+    def show(self, best: Sequence[float], mean: Sequence[float]) -> None:
+        """Replace both series (plain lists, already thinned to a few hundred points)."""
+        self.query_one("#spark-best", Sparkline).data = list(best)
+        self.query_one("#spark-mean", Sparkline).data = list(mean)
+        self.query_one("#value-best", Label).update(f"{best[-1]:g}" if best else "")
+        self.query_one("#value-mean", Label).update(f"{mean[-1]:.4g}" if mean else "")

@@ -1,0 +1,104 @@
+"""One line that says where the run is: generation, evaluations, fitness, speed, state."""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual.reactive import reactive
+from textual.widgets import Static
+
+from engine import Snapshot
+
+STATES = ("idle", "running", "paused", "solved", "stopped", "error")
+"""What the run is doing, as shown at the start of the line."""
+
+
+def speed_text(limit: float | None) -> str:
+    """A speed limit as people read it."""
+    return "∞" if limit is None else f"{limit:g}/s"
+
+
+class StatusLine(Static):
+    """``Gen <n>``, evaluations, best and mean fitness, diversity, gen/s, elapsed, state."""
+
+    DEFAULT_CSS = """
+    StatusLine {
+        height: 1;
+        text-wrap: nowrap;
+        text-overflow: ellipsis;
+    }
+    """
+
+    state: reactive[str] = reactive("idle")
+    """One of :data:`STATES`; also set as a CSS class ``-<state>``."""
+
+    def __init__(self, *, frozen_clock: bool = False, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.frozen_clock = frozen_clock
+        """Hide the wall-clock figures (elapsed, gen/s), for reproducible screenshots."""
+        self.stop_reason: str | None = None
+        """Why the run ended, once it has."""
+        self._shown: tuple[object, ...] = ()
+
+    def watch_state(self, old: str, new: str) -> None:
+        """Mirror the state as a CSS class."""
+        self.remove_class(f"-{old}")
+        self.add_class(f"-{new}")
+
+    def show(
+        self,
+        snapshot: Snapshot | None,
+        *,
+        rate: float,
+        speed: float | None,
+        state: str,
+    ) -> None:
+        """Rewrite the line.
+
+        Args:
+            snapshot: The latest snapshot (``None`` before the first run).
+            rate: Measured generations per second.
+            speed: The engine's speed limit (``None``: unlimited).
+            state: One of :data:`STATES`.
+        """
+        self.state = state
+        key = (
+            id(snapshot),
+            None if self.frozen_clock else round(rate),
+            speed,
+            state,
+            self.stop_reason,
+        )
+        if key == self._shown:
+            return
+        self._shown = key
+        # One line whatever the width: the least important figures come last and are the
+        # ones an 80-column terminal cuts off.
+        text = Text(no_wrap=True, overflow="ellipsis", end="")
+        label = state.upper()
+        if state in ("stopped", "solved") and self.stop_reason not in (None, state):
+            label = f"{label}: {self.stop_reason}"
+        text.append(f" {label} ", style="reverse bold")
+        if snapshot is None:
+            text.append("  no run yet: fill in the form and press r")
+            self.update(text)
+            return
+        stats = snapshot.stats
+        clock = self.frozen_clock
+
+        def field(name: str, value: str, unit: str = "") -> None:
+            if name:
+                text.append(f"  {name} ", style="dim")
+            else:
+                text.append("  ")
+            text.append(value, style="bold")
+            if unit:
+                text.append(f" {unit}", style="dim")
+
+        field("Gen", f"{snapshot.generation:,}")
+        field("best", f"{stats.best_fitness:g}/{snapshot.max_fitness:g}")
+        field("mean", f"{stats.mean_fitness:.4g}")
+        field("div", f"{stats.entropy:.2f}")
+        field("", "--" if clock else f"{rate:,.0f}", f"gen/s ≤{speed_text(speed)}")
+        field("evals", f"{snapshot.evaluations:,}")
+        field("", "--" if clock else f"{snapshot.elapsed:.2f}", "s")
+        self.update(text)
