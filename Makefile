@@ -22,6 +22,7 @@ test: $(STAMP)
 	$(BIN)/pytest -q
 
 bench: $(STAMP)
+	$(BIN)/python -m pip install --quiet -e '.[dev,bench]'
 	$(BIN)/python tests/benchmarks/bench_engine.py
 
 screenshots: $(STAMP)

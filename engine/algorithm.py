@@ -19,8 +19,8 @@ from engine.config import Config
 from engine.crossover import CROSSOVERS
 from engine.diversity import column_entropy, unique_fraction
 from engine.encodings import ENCODINGS, GENE_DTYPE, Genomes
-from engine.fitness import FITNESS_SHAPES, FloatArray, IntArray, evaluate
-from engine.mutation import MUTATIONS, MutationSettings
+from engine.fitness import FITNESS_SHAPES, FloatArray, IntArray, Scored, evaluate, score_lines
+from engine.mutation import COUNTED_MUTATIONS, MUTATIONS, MutationSettings
 from engine.selection import SELECTIONS
 from engine.snapshot import GenerationStats, History, Snapshot, read_only
 from engine.survivors import SURVIVORS
@@ -119,13 +119,21 @@ class GeneticAlgorithm:
             raise FinishedError(f"the run has stopped: {self._snapshot.stop_reason}")
         started = time.perf_counter()
         current = self._snapshot
-        children = self._breed(current.population, current.fitness)
+        children = self._cross(current.population, current.fitness)
+        scored: Scored | None = None
+        counted = COUNTED_MUTATIONS.get(self.config.mutation)
+        if counted is not None and not self.config.unique:
+            children, lines = counted(children, self.rng, self._mutation_settings)
+            scored = score_lines(children, lines, self.config.n, self.encoding, self.shape)
+        else:
+            children = MUTATIONS[self.config.mutation](children, self.rng, self._mutation_settings)
         if self.config.unique:
             hashes = row_hashes(children)
             fresh = unseen(hashes, self._seen)
             children = children[fresh]
             self._seen = remember(self._seen, hashes[fresh])
-        scored = evaluate(children, self.config.n, self.encoding, self.shape)
+        if scored is None:
+            scored = evaluate(children, self.config.n, self.encoding, self.shape)
         self._evaluations += children.shape[0]
         survivors = SURVIVORS[self.config.survivor](
             current.fitness, scored.fitness, self.config.elitism
@@ -156,8 +164,8 @@ class GeneticAlgorithm:
             self.step()
         return self._snapshot
 
-    def _breed(self, population: Genomes, fitness: FloatArray) -> Genomes:
-        """Selection, crossover and mutation: this generation's children."""
+    def _cross(self, population: Genomes, fitness: FloatArray) -> Genomes:
+        """Selection and crossover: this generation's children, before mutation."""
         config = self.config
         wanted = config.children_per_generation
         couples = (wanted + 1) // 2
@@ -170,8 +178,7 @@ class GeneticAlgorithm:
                 first[crossing], second[crossing], self.rng
             )
             child_one[crossing], child_two[crossing] = crossed_one, crossed_two
-        children = np.stack([child_one, child_two], axis=1).reshape(-1, config.n)[:wanted]
-        return MUTATIONS[config.mutation](children, self.rng, self._mutation_settings)
+        return np.stack([child_one, child_two], axis=1).reshape(-1, config.n)[:wanted]
 
     def _publish(self, population: Genomes, fitness: FloatArray, conflicts: IntArray) -> Snapshot:
         """Record the generation in the history and freeze it into a snapshot."""

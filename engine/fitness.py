@@ -153,5 +153,11 @@ def evaluate(genomes: Genomes, n: int, encoding: Encoding, shape: FitnessShape) 
     Returns:
         The fitness (higher is better) and the attacking pairs of each genome.
     """
-    lines = board_lines(genomes, n, encoding)
+    return score_lines(genomes, board_lines(genomes, n, encoding), n, encoding, shape)
+
+
+def score_lines(
+    genomes: Genomes, lines: BoardLines, n: int, encoding: Encoding, shape: FitnessShape
+) -> Scored:
+    """Fitness and conflicts of genomes whose lines are already counted."""
     return Scored(shape.score(genomes, lines, n, encoding), lines.conflicts)

@@ -13,7 +13,7 @@ from typing import Protocol
 import numpy as np
 import numpy.typing as npt
 
-from engine.conflicts import board_lines, line_indices
+from engine.conflicts import BoardLines, board_lines, line_indices
 from engine.encodings import Encoding, Genomes, random_integers
 
 BoolArray = npt.NDArray[np.bool_]
@@ -158,20 +158,31 @@ def conflict_mutation(
 ) -> Genomes:
     """Conflict-directed: move a queen under attack to the best of a few candidate places.
 
+    See :func:`conflict_mutation_counted`, which this is without the line counts.
+    """
+    return conflict_mutation_counted(genomes, rng, settings)[0]
+
+
+def conflict_mutation_counted(
+    genomes: Genomes, rng: np.random.Generator, settings: MutationSettings
+) -> tuple[Genomes, BoardLines]:
+    """Conflict-directed mutation that also returns the children's line counts.
+
     A child mutates with probability ``rate``. One of its attacked queens (any queen if none is
     attacked) is picked at random and ``candidates`` moves are tried: swaps with another column
     for a permutation, a new row for ``integer``, a new square for ``squares``. The move that
     leaves the fewest conflicts is made, even when it makes things worse: the survivors decide.
-    Each move is scored exactly from the line counts, without re-evaluating the child.
+    Each move is scored exactly from the line counts, without re-evaluating the child, and
+    the counts are then updated for the moves made, so the caller can score the children
+    without counting their lines again.
     """
     count, n = genomes.shape
     encoding = settings.encoding
-    if n < 2 or count == 0:
-        return genomes.copy()
     lines = board_lines(genomes, n, encoding)
+    if n < 2 or count == 0:
+        return genomes.copy(), lines
     chosen = _chosen(count, settings.rate, rng)
-    urgency = np.where(lines.attacked(), 1.0 + rng.random(genomes.shape), rng.random(genomes.shape))
-    queen = np.argmax(urgency, axis=1)
+    queen = _random_attacked_queen(lines.attacked(), rng)
     rows_of = np.arange(count)
     tries = settings.candidates
     moved: tuple[tuple[Genomes, Genomes, Genomes, Genomes], ...]
@@ -198,7 +209,7 @@ def conflict_mutation(
         old_rows = np.broadcast_to(rows[rows_of, queen][:, None], new_gene.shape)
         old_columns = np.broadcast_to(columns[rows_of, queen][:, None], new_gene.shape)
         moved = ((old_rows, old_columns, new_rows, new_columns),)
-    change = _conflict_change(lines.counts, moved, n, encoding)
+    change = _conflict_change(lines, moved, n, encoding)
     best = np.argmin(change, axis=1)
     result = genomes.copy()
     targets = np.nonzero(chosen)[0]
@@ -206,13 +217,61 @@ def conflict_mutation(
         other = partner[targets, best[targets]]
         result[targets, queen[targets]] = genomes[targets, other]
         result[targets, other] = genomes[targets, queen[targets]]
+        changed = (np.concatenate([targets, targets]), np.concatenate([queen[targets], other]))
     else:
         result[targets, queen[targets]] = new_gene[targets, best[targets]]
-    return result
+        changed = (targets, queen[targets])
+    return result, _recount_moved(lines, result, changed, n, encoding)
+
+
+def _recount_moved(
+    lines: BoardLines,
+    result: Genomes,
+    changed: tuple[Genomes, Genomes],
+    n: int,
+    encoding: Encoding,
+) -> BoardLines:
+    """The line counts of ``result``, from those before the moves and the genes that changed.
+
+    ``lines`` was made by this module's caller for this call alone, so its arrays are updated in
+    place (nobody else holds them); a new object is returned so no cached value goes stale.
+    """
+    individuals, positions = changed
+    genes = result[individuals, positions]
+    if encoding.name == "squares":
+        rows, columns = genes // n, genes % n
+    else:
+        rows, columns = genes, positions
+    new_lines, _ = line_indices(rows, columns, n, encoding)
+    for kind, size in enumerate(lines.sizes):
+        old_cells = lines.cells[kind][individuals, positions]
+        new_cells = new_lines[kind] + individuals * size
+        np.subtract.at(lines.occupancy[kind], old_cells, 1)
+        np.add.at(lines.occupancy[kind], new_cells, 1)
+        lines.cells[kind][individuals, positions] = new_cells
+    return BoardLines(cells=lines.cells, occupancy=lines.occupancy, sizes=lines.sizes)
+
+
+def _random_attacked_queen(attacked: BoolArray, rng: np.random.Generator) -> Genomes:
+    """Per row, a uniformly random attacked queen; a uniformly random queen where none is.
+
+    One draw per row, and work proportional to the attacked queens: their flat positions
+    come sorted by row, so row ``k``'s ``r``-th attacked queen is a direct index.
+    """
+    count, n = attacked.shape
+    flat = np.flatnonzero(attacked)
+    per_row = np.bincount(flat // n, minlength=count)
+    first = np.cumsum(per_row) - per_row
+    draw = np.asarray(rng.random(count), dtype=np.float64)
+    queen = np.floor(draw * n).astype(np.int64)
+    some = per_row > 0
+    chosen = first[some] + np.floor(draw[some] * per_row[some]).astype(np.int64)
+    queen[some] = flat[chosen] % n
+    return np.asarray(queen, dtype=np.int64)
 
 
 def _conflict_change(
-    counts: tuple[Genomes, ...],
+    lines: BoardLines,
     moved: tuple[tuple[Genomes, Genomes, Genomes, Genomes], ...],
     n: int,
     encoding: Encoding,
@@ -220,7 +279,7 @@ def _conflict_change(
     """Exact change in attacking pairs when one or two queens move at once.
 
     Args:
-        counts: The line counts of every child, per kind of line (``BoardLines.counts``).
+        lines: The line counts of every child.
         moved: Per moving queen, ``(old_row, old_column, new_row, new_column)``, each a
             ``(K, C)`` array over the ``C`` candidate moves.
         n: The board size.
@@ -232,17 +291,13 @@ def _conflict_change(
     old = [line_indices(r, c, n, encoding)[0] for r, c, _, _ in moved]
     new = [line_indices(r, c, n, encoding)[0] for _, _, r, c in moved]
     change = np.zeros(moved[0][0].shape, dtype=np.int64)
-    for kind, line_counts in enumerate(counts):
-
-        def on(line: Genomes, counts: Genomes = line_counts) -> Genomes:
-            return np.take_along_axis(counts, line, axis=1)
-
+    for kind in range(len(lines.sizes)):
         # Lift the queens off one by one: a queen leaving a line of k loses k - 1 pairs.
         lifted: list[Genomes] = []
         for queen in range(len(moved)):
             here = old[queen][kind]
             already = sum((here == line).astype(np.int64) for line in lifted)
-            change -= on(here) - 1 - already
+            change -= lines.on_lines(kind, here) - 1 - already
             lifted.append(here)
         # Put them down one by one: a queen joining a line gains a pair per queen on it.
         placed: list[Genomes] = []
@@ -250,7 +305,7 @@ def _conflict_change(
             there = new[queen][kind]
             gone = sum((there == line).astype(np.int64) for line in lifted)
             back = sum((there == line).astype(np.int64) for line in placed)
-            change += on(there) - gone + back
+            change += lines.on_lines(kind, there) - gone + back
             placed.append(there)
     return change
 
@@ -268,6 +323,19 @@ FREE_MUTATIONS: dict[str, Mutation] = {
     "random-reset": random_reset_mutation,
 }
 """Mutations that may repeat genes: not for the ``permutation`` encoding."""
+
+
+class CountedMutation(Protocol):
+    """A mutation that hands over the line counts of the children it returns."""
+
+    def __call__(
+        self, genomes: Genomes, rng: np.random.Generator, settings: MutationSettings
+    ) -> tuple[Genomes, BoardLines]: ...
+
+
+COUNTED_MUTATIONS: dict[str, CountedMutation] = {"conflict": conflict_mutation_counted}
+"""Mutations that count their children's lines anyway: the same operator as in
+:data:`MUTATIONS`, with the same draws, plus the counts, which saves the evaluation a count."""
 
 MUTATIONS: dict[str, Mutation] = {
     **PERMUTATION_MUTATIONS,
