@@ -23,8 +23,10 @@ from engine.fitness import FITNESS_SHAPES, FloatArray, IntArray, Scored, evaluat
 from engine.mutation import COUNTED_MUTATIONS, MUTATIONS, MutationSettings
 from engine.selection import SELECTIONS
 from engine.snapshot import GenerationStats, History, Snapshot, read_only
-from engine.survivors import SURVIVORS
+from engine.solutions import KNOWN_TOTALS, SolutionArchive, rows_by_column
+from engine.survivors import SURVIVORS, threshold_acceptance
 from engine.termination import (
+    AllFound,
     MaxEvaluations,
     MaxGenerations,
     Progress,
@@ -50,6 +52,8 @@ def stop_rules(config: Config) -> tuple[StopRule, ...]:
         rules.append(TimeLimit(config.time_limit))
     if config.stagnation is not None:
         rules.append(Stagnation(config.stagnation))
+    if config.harvest and config.n in KNOWN_TOTALS:
+        rules.append(AllFound(KNOWN_TOTALS[config.n][0]))
     return tuple(rules)
 
 
@@ -80,8 +84,10 @@ class GeneticAlgorithm:
         self._evaluations = config.population
         self._stagnant = 0
         self._best_ever = float(scored.fitness.max())
-        self._elapsed = time.perf_counter() - started
-        self._snapshot = self._publish(population, scored.fitness, scored.conflicts)
+        self._threshold = float(scored.fitness.min())
+        self._mutating = False
+        population, scored = self._harvest(population, scored)
+        self._snapshot = self._publish(population, scored.fitness, scored.conflicts, started)
 
     def _bind(self, config: Config) -> None:
         """Resolve the config's names into the objects a generation uses."""
@@ -92,6 +98,7 @@ class GeneticAlgorithm:
         self.shape = FITNESS_SHAPES[config.fitness]
         self.rules = stop_rules(config)
         self.history = History()
+        self.solutions = SolutionArchive(config.n)
         self._mutation_settings = MutationSettings(
             rate=config.mutation_rate,
             n=config.n,
@@ -119,36 +126,35 @@ class GeneticAlgorithm:
             raise FinishedError(f"the run has stopped: {self._snapshot.stop_reason}")
         started = time.perf_counter()
         current = self._snapshot
-        children = self._cross(current.population, current.fitness)
-        scored: Scored | None = None
-        counted = COUNTED_MUTATIONS.get(self.config.mutation)
-        if counted is not None and not self.config.unique:
-            children, lines = counted(children, self.rng, self._mutation_settings)
-            scored = score_lines(children, lines, self.config.n, self.encoding, self.shape)
-        else:
-            children = MUTATIONS[self.config.mutation](children, self.rng, self._mutation_settings)
-        if self.config.unique:
-            hashes = row_hashes(children)
-            fresh = unseen(hashes, self._seen)
-            children = children[fresh]
-            self._seen = remember(self._seen, hashes[fresh])
-        if scored is None:
-            scored = evaluate(children, self.config.n, self.encoding, self.shape)
+        children, scored = self._offspring(current.population, current.fitness)
         self._evaluations += children.shape[0]
+        improved = children.shape[0] > 0
+        if self.config.survivor == "threshold":
+            passed, self._threshold = threshold_acceptance(scored.fitness, self._threshold)
+            children = children[passed]
+            scored = Scored(scored.fitness[passed], scored.conflicts[passed])
+            improved = bool(passed.any())
         survivors = SURVIVORS[self.config.survivor](
             current.fitness, scored.fitness, self.config.elitism
         )
         population = np.concatenate([current.population, children])[survivors]
-        fitness = np.concatenate([current.fitness, scored.fitness])[survivors]
-        conflicts = np.concatenate([current.conflicts, scored.conflicts])[survivors]
+        scored = Scored(
+            np.concatenate([current.fitness, scored.fitness])[survivors],
+            np.concatenate([current.conflicts, scored.conflicts])[survivors],
+        )
+        if self.config.survivor != "threshold":
+            improved = bool((survivors >= current.population.shape[0]).any())
+        # Sheppard's fallback: mutate only after a generation in which no child got in.
+        self._mutating = self.config.fallback and not improved
+        population, scored = self._harvest(population, scored)
+        fitness, conflicts = scored.fitness, scored.conflicts
         self._generation += 1
         best = float(fitness.max())
         if best > self._best_ever:
             self._best_ever, self._stagnant = best, 0
         else:
             self._stagnant += 1
-        self._elapsed += time.perf_counter() - started
-        self._snapshot = self._publish(population, fitness, conflicts)
+        self._snapshot = self._publish(population, fitness, conflicts, started)
         return self._snapshot
 
     def step_many(self, limit: int) -> list[Snapshot]:
@@ -164,24 +170,94 @@ class GeneticAlgorithm:
             self.step()
         return self._snapshot
 
+    def _offspring(self, population: Genomes, fitness: FloatArray) -> tuple[Genomes, Scored]:
+        """This generation's children, mutated, filtered for uniqueness and evaluated."""
+        config = self.config
+        children = self._cross(population, fitness)
+        if config.fallback and not self._mutating:
+            scored = None  # a crossover generation of Sheppard's: no mutation
+        elif (counted := COUNTED_MUTATIONS.get(config.mutation)) and not config.unique:
+            children, lines = counted(children, self.rng, self._mutation_settings)
+            scored = score_lines(children, lines, config.n, self.encoding, self.shape)
+        else:
+            children = MUTATIONS[config.mutation](children, self.rng, self._mutation_settings)
+            scored = None
+        if config.unique:
+            hashes = row_hashes(children)
+            fresh = unseen(hashes, self._seen)
+            children = children[fresh]
+            self._seen = remember(self._seen, hashes[fresh])
+        if scored is None:
+            scored = evaluate(children, config.n, self.encoding, self.shape)
+        return children, scored
+
     def _cross(self, population: Genomes, fitness: FloatArray) -> Genomes:
-        """Selection and crossover: this generation's children, before mutation."""
+        """Selection and crossover: this generation's children, before mutation.
+
+        Couples are consecutive picks. A couple crosses with the crossover rate (never in a
+        mutation generation of Sheppard's fallback); one that does not passes on copies of
+        itself, or nothing when ``clone_uncrossed`` is off (queens_AI).
+        """
         config = self.config
         wanted = config.children_per_generation
-        couples = (wanted + 1) // 2
+        per_couple = config.children_per_couple
+        couples = -(-wanted // per_couple)
         picks = SELECTIONS[config.selection](fitness, 2 * couples, self.rng, config.tournament_size)
         first, second = population[picks[0::2]], population[picks[1::2]]
-        crossing = np.flatnonzero(self.rng.random(couples) < config.crossover_rate)
+        rate = 0.0 if self._mutating else config.crossover_rate
+        crossed = self.rng.random(couples) < rate
+        crossing = np.flatnonzero(crossed)
         child_one, child_two = first.copy(), second.copy()
         if crossing.size:
             crossed_one, crossed_two = CROSSOVERS[config.crossover](
                 first[crossing], second[crossing], self.rng
             )
             child_one[crossing], child_two[crossing] = crossed_one, crossed_two
+        if not config.clone_uncrossed:
+            child_one, child_two = child_one[crossing], child_two[crossing]
+        if per_couple == 1:
+            return child_one[:wanted]
         return np.stack([child_one, child_two], axis=1).reshape(-1, config.n)[:wanted]
 
-    def _publish(self, population: Genomes, fitness: FloatArray, conflicts: IntArray) -> Snapshot:
-        """Record the generation in the history and freeze it into a snapshot."""
+    def _harvest(self, population: Genomes, scored: Scored) -> tuple[Genomes, Scored]:
+        """Record the population's solutions; with ``harvest``, replace them by newcomers."""
+        solved = np.flatnonzero(scored.conflicts == 0)
+        if solved.size == 0:
+            return population, scored
+        self.solutions.record(
+            rows_by_column(population[solved], self.config.n, self.encoding),
+            with_images=self.config.harvest,
+        )
+        if not self.config.harvest:
+            return population, scored
+        newcomers = self.encoding.random_population(solved.size, self.config.n, self.rng)
+        fresh = evaluate(newcomers, self.config.n, self.encoding, self.shape)
+        self._evaluations += solved.size
+        population = population.copy()
+        fitness, conflicts = scored.fitness.copy(), scored.conflicts.copy()
+        population[solved], fitness[solved], conflicts[solved] = (
+            newcomers,
+            fresh.fitness,
+            fresh.conflicts,
+        )
+        return population, Scored(fitness, conflicts)
+
+    def _publish(
+        self,
+        population: Genomes,
+        fitness: FloatArray,
+        conflicts: IntArray,
+        started: float | None = None,
+    ) -> Snapshot:
+        """Record the generation in the history and freeze it into a snapshot.
+
+        ``started`` is when this generation's work began: the time up to now, statistics
+        included, is added to the run's computing time.
+        """
+        diversity = unique_fraction(population)
+        entropy = column_entropy(population, self.config.n, self.encoding)
+        if started is not None:
+            self._elapsed += time.perf_counter() - started
         stats = GenerationStats(
             generation=self._generation,
             evaluations=self._evaluations,
@@ -191,8 +267,8 @@ class GeneticAlgorithm:
             worst_fitness=float(fitness.min()),
             best_conflicts=int(conflicts.min()),
             mean_conflicts=float(conflicts.mean()),
-            unique_fraction=unique_fraction(population),
-            entropy=column_entropy(population, self.config.n, self.encoding),
+            unique_fraction=diversity,
+            entropy=entropy,
         )
         self.history.append(stats)
         progress = Progress(
@@ -201,6 +277,7 @@ class GeneticAlgorithm:
             elapsed=self._elapsed,
             best_conflicts=stats.best_conflicts,
             stagnant=self._stagnant,
+            solutions=self.solutions.count,
         )
         # Highest fitness first, fewest conflicts breaking ties.
         best_index = int(np.lexsort((conflicts, -fitness))[0])
@@ -215,6 +292,8 @@ class GeneticAlgorithm:
             conflicts=read_only(conflicts),
             best_index=best_index,
             stop_reason=first_reason(self.rules, progress),
+            solutions=self.solutions.boards,
+            fundamental_solutions=self.solutions.fundamental_count,
         )
 
     def state(self) -> dict[str, Any]:
@@ -229,6 +308,9 @@ class GeneticAlgorithm:
             "rng": self.rng.bit_generator.state,
             "population": self._snapshot.population.tolist(),
             "seen": [int(h) for h in self._seen],
+            "threshold": self._threshold,
+            "mutating": self._mutating,
+            "solutions": self.solutions.boards.tolist(),
             "history": self.history.to_dict(),
         }
 
@@ -244,6 +326,11 @@ class GeneticAlgorithm:
         algorithm._stagnant = int(state["stagnant"])
         algorithm._best_ever = float(state["best_ever"])
         algorithm._seen = np.asarray(state["seen"], dtype=np.uint64)
+        algorithm._threshold = float(state["threshold"])
+        algorithm._mutating = bool(state["mutating"])
+        algorithm.solutions.record(
+            np.asarray(state["solutions"], dtype=GENE_DTYPE).reshape(-1, algorithm.config.n)
+        )
         history = dict(state["history"])
         population = np.asarray(state["population"], dtype=GENE_DTYPE)
         scored = evaluate(population, algorithm.config.n, algorithm.encoding, algorithm.shape)

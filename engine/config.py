@@ -104,10 +104,30 @@ class Config:
         default=None,
         metadata=_meta("children per generation (none: P, or 2 for steady-state)"),
     )
+    children_per_couple: int = field(
+        default=2, metadata=_meta("children a couple makes: 2, or 1 (CodeProject, Sheppard)")
+    )
+    clone_uncrossed: bool = field(
+        default=True,
+        metadata=_meta("a couple that does not cross passes on copies (else: no children)"),
+    )
+    fallback: bool = field(
+        default=False,
+        metadata=_meta(
+            "Sheppard: crossover only, until a generation improves nothing; then mutation only"
+        ),
+    )
     unique: bool = field(
         default=False, metadata=_meta("drop every child identical to one seen before (Sheppard)")
     )
     stop_when_solved: bool = field(default=True, metadata=_meta("stop at the first solution"))
+    harvest: bool = field(
+        default=False,
+        metadata=_meta(
+            "find all: record each solution and its 8 symmetric images, replace it by a "
+            "newcomer, stop when all are found"
+        ),
+    )
     seed: int | None = field(
         default=None, metadata=_meta("random seed (none: drawn at random, and recorded)")
     )
@@ -181,11 +201,18 @@ class Config:
 FIELDS: Final = {f.name: f for f in dataclasses.fields(Config)}
 """The config's fields by name, with their metadata (``help``, ``choices``)."""
 
-_INTEGER_FIELDS: Final = {"n", "population", "tournament_size", "candidates", "elitism"}
+_INTEGER_FIELDS: Final = {
+    "n",
+    "population",
+    "tournament_size",
+    "candidates",
+    "elitism",
+    "children_per_couple",
+}
 _OPTIONAL_INTEGER_FIELDS: Final = {"generations", "max_evals", "stagnation", "offspring", "seed"}
 _FLOAT_FIELDS: Final = {"crossover_rate", "mutation_rate"}
 _OPTIONAL_FLOAT_FIELDS: Final = {"time_limit", "gene_rate"}
-_BOOL_FIELDS: Final = {"unique", "stop_when_solved"}
+_BOOL_FIELDS: Final = {"unique", "stop_when_solved", "clone_uncrossed", "fallback", "harvest"}
 _NONE_WORDS: Final = {"", "none", "null", "off"}
 
 
@@ -329,6 +356,18 @@ def _check_numbers(config: Config, errors: list[ConfigError]) -> None:
         errors.append(
             ConfigError(
                 "elitism", config.elitism, f"between 0 and population - 1 ({config.population - 1})"
+            )
+        )
+    if config.children_per_couple not in (1, 2):
+        errors.append(ConfigError("children_per_couple", config.children_per_couple, "1 or 2"))
+    if config.harvest and config.stop_when_solved:
+        errors.append(
+            ConfigError("harvest", True, "finding all solutions needs stop-when-solved off")
+        )
+    if config.survivor == "generational" and not config.clone_uncrossed:
+        errors.append(
+            ConfigError(
+                "clone_uncrossed", False, "generational survivors need a full set of children"
             )
         )
     if config.survivor == "generational":

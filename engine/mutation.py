@@ -153,6 +153,23 @@ def random_reset_mutation(
     return np.where(reset, fresh, genomes)
 
 
+def reset_one_mutation(
+    genomes: Genomes, rng: np.random.Generator, settings: MutationSettings
+) -> Genomes:
+    """Sheppard: a child mutates with probability ``rate``: one random gene, a random value.
+
+    The new value may equal the old one, as in Sheppard's code.
+    """
+    count, n = genomes.shape
+    chosen = _chosen(count, settings.rate, rng)
+    position = random_integers(rng, 0, n, count)
+    value = random_integers(rng, 0, settings.encoding.gene_values(settings.n), count)
+    rows = np.flatnonzero(chosen)
+    result = genomes.copy()
+    result[rows, position[rows]] = value[rows]
+    return result
+
+
 def conflict_mutation(
     genomes: Genomes, rng: np.random.Generator, settings: MutationSettings
 ) -> Genomes:
@@ -321,6 +338,7 @@ PERMUTATION_MUTATIONS: dict[str, Mutation] = {
 
 FREE_MUTATIONS: dict[str, Mutation] = {
     "random-reset": random_reset_mutation,
+    "reset-one": reset_one_mutation,
 }
 """Mutations that may repeat genes: not for the ``permutation`` encoding."""
 

@@ -14,6 +14,7 @@ import numpy as np
 import numpy.typing as npt
 
 from engine.encodings import ENCODINGS, Genomes, queens_of
+from engine.solutions import KNOWN_TOTALS
 
 FloatArray = npt.NDArray[np.float64]
 IntArray = npt.NDArray[np.int64]
@@ -90,6 +91,9 @@ class Snapshot:
         conflicts: ``(P,)`` attacking pairs.
         best_index: Row of the best individual (highest fitness, then fewest conflicts).
         stop_reason: Which stop rule fired, or ``None`` while the run goes on.
+        solutions: ``(S, N)`` every distinct solution met so far, rows by column, in the order
+            found (the same read-only array until a new one is found).
+        fundamental_solutions: How many symmetry classes those solutions cover.
     """
 
     stats: GenerationStats
@@ -102,6 +106,8 @@ class Snapshot:
     conflicts: IntArray
     best_index: int
     stop_reason: str | None
+    solutions: Genomes
+    fundamental_solutions: int
 
     @property
     def generation(self) -> int:
@@ -137,6 +143,15 @@ class Snapshot:
     def finished(self) -> bool:
         """Whether a stop rule has fired."""
         return self.stop_reason is not None
+
+    @property
+    def solutions_text(self) -> str:
+        """``found 57 / 92 (11 / 12 fundamental)`` where the totals are known, else ``found K``."""
+        known = KNOWN_TOTALS.get(self.n)
+        found = self.solutions.shape[0]
+        if known is None:
+            return f"found {found}"
+        return f"found {found} / {known[0]} ({self.fundamental_solutions} / {known[1]} fundamental)"
 
     def queens(self, index: int | None = None) -> list[tuple[int, int]]:
         """(row, column) of each queen of an individual (the best by default), 0-based."""

@@ -13,6 +13,7 @@ import numpy.typing as npt
 
 FloatArray = npt.NDArray[np.float64]
 IntArray = npt.NDArray[np.int64]
+BoolArray = npt.NDArray[np.bool_]
 
 
 class Survivors(Protocol):
@@ -48,10 +49,28 @@ def best_of_union_survivors(parents: FloatArray, children: FloatArray, elitism: 
     return np.argsort(-union, kind="stable")[: parents.shape[0]].astype(np.int64)
 
 
+def threshold_acceptance(children: FloatArray, threshold: float) -> tuple[BoolArray, float]:
+    """Sheppard's gate: a child is kept when it is at least as good as the threshold, and a
+    child better than the threshold raises it, in the order the children were made.
+
+    The threshold starts at the worst initial fitness and never goes back down. Processing
+    children in order, the threshold before child ``i`` is the best of the starting threshold
+    and of every earlier child, so the gate is one running maximum.
+
+    Returns:
+        Which children pass, and the threshold after all of them.
+    """
+    before = np.maximum.accumulate(np.concatenate([[threshold], children]))[:-1]
+    passed = np.asarray(children >= before, dtype=bool)
+    return passed, float(max(threshold, children.max(initial=threshold)))
+
+
 SURVIVORS: Final[dict[str, Survivors]] = {
     "generational": generational_survivors,
     "plus": best_of_union_survivors,
     "steady-state": best_of_union_survivors,
+    "threshold": best_of_union_survivors,
 }
 """Survivor selections by their config name. ``plus`` and ``steady-state`` differ only in
-how many children a generation makes (the population, or a couple)."""
+how many children a generation makes (the population, or a couple); ``threshold`` is ``plus``
+behind Sheppard's gate (:func:`threshold_acceptance`), which the algorithm applies first."""

@@ -14,6 +14,7 @@ MAX_GENERATIONS: Final = "max-generations"
 MAX_EVALUATIONS: Final = "max-evaluations"
 TIME_LIMIT: Final = "time-limit"
 STAGNATION: Final = "stagnation"
+ALL_FOUND: Final = "all-found"
 
 
 @dataclass(frozen=True)
@@ -26,6 +27,7 @@ class Progress:
         elapsed: Seconds spent computing the run.
         best_conflicts: The fewest conflicts in the population.
         stagnant: Generations since the best fitness last improved.
+        solutions: Distinct solutions met so far.
     """
 
     generation: int
@@ -33,6 +35,7 @@ class Progress:
     elapsed: float
     best_conflicts: int
     stagnant: int
+    solutions: int = 0
 
 
 class StopRule(Protocol):
@@ -88,6 +91,16 @@ class Stagnation:
 
     def __call__(self, progress: Progress) -> str | None:
         return STAGNATION if progress.stagnant >= self.generations else None
+
+
+@dataclass(frozen=True)
+class AllFound:
+    """Stop once ``total`` distinct solutions have been met."""
+
+    total: int
+
+    def __call__(self, progress: Progress) -> str | None:
+        return ALL_FOUND if progress.solutions >= self.total else None
 
 
 def first_reason(rules: tuple[StopRule, ...], progress: Progress) -> str | None:

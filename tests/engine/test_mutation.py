@@ -231,14 +231,16 @@ def test_conflict_mutation_makes_the_best_candidate_move(encoding, seed):
     """Each chosen child moves an attacked queen to the best of the candidates it drew.
 
     The candidates are read back from a recording generator, in the order the operator draws
-    them: the chosen coins, the two urgency arrays, then the candidate moves.
+    them: the chosen coins, one draw per child that picks among its attacked queens (the
+    ``r``-th attacked queen in column order, for ``r = floor(draw * attacked count)``), then
+    the candidate moves.
     """
     n, count, candidates = 6, 40, 5
     genomes = encoding.random_population(count, n, np.random.default_rng(100 + seed))
     rng = RecordingRng(seed)
     settings_ = make_settings(n, 0.7, encoding, candidates=candidates)
     result = conflict_mutation(genomes, rng, settings_)
-    chosen_draw, attacked_draw, calm_draw = rng.drawn("random")
+    chosen_draw, queen_draw = rng.drawn("random")
     (draws,) = rng.drawn("integers")
     chosen = chosen_draw < 0.7
     assert 0 < chosen.sum() < count
@@ -247,7 +249,11 @@ def test_conflict_mutation_makes_the_best_candidate_move(encoding, seed):
             assert np.array_equal(result[k], genomes[k])
             continue
         attacked = np.array(brute_attacked(squares_of(genomes[k].tolist(), encoding, n)))
-        queen = int(np.argmax(np.where(attacked, 1.0 + attacked_draw[k], calm_draw[k])))
+        under_attack = np.flatnonzero(attacked)
+        if under_attack.size:
+            queen = int(under_attack[int(queen_draw[k] * under_attack.size)])
+        else:
+            queen = int(queen_draw[k] * n)
         assert attacked[queen] or not attacked.any()
         options = []
         for draw in draws[k]:
