@@ -100,14 +100,15 @@ def _pairs(genomes: Genomes, lines: BoardLines, n: int, encoding: Encoding) -> F
 def _attacked(genomes: Genomes, lines: BoardLines, n: int, encoding: Encoding) -> FloatArray:
     directions = attacked_directions(genomes, n, encoding)
     stacked = n - distinct_squares(genomes, n, encoding)
-    return -(directions + STACKED_PENALTY * stacked).astype(np.float64)
+    # 0.0 - x rather than -x: a solution scores 0.0, not -0.0.
+    return 0.0 - (directions + STACKED_PENALTY * stacked).astype(np.float64)
 
 
 def _excess(genomes: Genomes, lines: BoardLines, n: int, encoding: Encoding) -> FloatArray:
     total = np.zeros(genomes.shape[0], dtype=np.int64)
     for counts in lines.counts:
         total += np.maximum(counts - 1, 0).sum(axis=1)
-    return -total.astype(np.float64)
+    return 0.0 - total.astype(np.float64)
 
 
 def _linear(genomes: Genomes, lines: BoardLines, n: int, encoding: Encoding) -> FloatArray:

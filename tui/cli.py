@@ -3,13 +3,14 @@
 ``queens`` alone opens the dashboard. ``queens solve`` runs the engine without a UI and prints
 the result (``--json`` for one JSON document on stdout); progress goes to stderr, only when
 stderr is a terminal. Exit codes: 0 solved, 1 not solved within the budget, 2 usage or config
-error, 130 interrupted.
+error, 130 interrupted (141 when the reader of stdout goes away early).
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import shlex
 import sys
 import time
@@ -18,11 +19,15 @@ from importlib.metadata import PackageNotFoundError, version
 from typing import Any, Final
 
 from engine import FIELDS, Config, ConfigError, GeneticAlgorithm, Snapshot
+from engine.presets import PRESETS, preset_named
+from engine.solutions import KNOWN_TOTALS
 
 EXIT_SOLVED: Final = 0
 EXIT_UNSOLVED: Final = 1
 EXIT_USAGE: Final = 2
 EXIT_INTERRUPTED: Final = 130
+EXIT_BROKEN_PIPE: Final = 141
+"""The reader of stdout went away (``queens solve | head``): stop quietly, as ``cat`` does."""
 
 PROGRESS_INTERVAL: Final = 0.1
 """Seconds between two progress lines on stderr."""
@@ -44,8 +49,14 @@ def flag_of(field_name: str) -> str:
 
 
 def add_config_flags(parser: argparse.ArgumentParser) -> None:
-    """One flag per config field, with the field's help and choices."""
+    """``--preset`` and one flag per config field, with the field's help and choices."""
     group = parser.add_argument_group("run configuration (defaults: the team's best GA)")
+    group.add_argument(
+        "--preset",
+        metavar="NAME",
+        default=None,
+        help=f"start from a published GA (flags given override it) [{', '.join(PRESETS)}]",
+    )
     for name, field in FIELDS.items():
         help_text = field.metadata["help"]
         choices = field.metadata["choices"]
@@ -77,7 +88,12 @@ def config_from_args(args: argparse.Namespace) -> Config:
         ConfigError: On a bad value, naming the flag, the value and what is allowed.
     """
     given = {name: getattr(args, name) for name in FIELDS if getattr(args, name) is not None}
-    return Config.from_mapping(given)
+    if getattr(args, "preset", None) is None:
+        return Config.from_mapping(given)
+    preset = preset_named(args.preset)
+    size = Config.from_mapping({"n": given.pop("n")}).n if "n" in given else None
+    overrides = Config.from_mapping(given).to_dict() if given else {}
+    return preset.config(size, **{name: overrides[name] for name in given})
 
 
 def config_flags(config: Config) -> list[str]:
@@ -113,6 +129,40 @@ def build_parser() -> argparse.ArgumentParser:
     dashboard = commands.add_parser("tui", help="open the dashboard with the form prefilled")
     dashboard.add_argument("--ascii", action="store_true", help="draw queens as Q, not ♛")
     add_config_flags(dashboard)
+
+    commands.add_parser("presets", help="list the presets: the published GAs, reproduced")
+
+    solutions = commands.add_parser(
+        "solutions",
+        help="find every solution for N (harvest mode) and print them",
+        description="Run the GA in find-all mode: record each solution (and its rotations and "
+        "reflections), replace it by a newcomer, stop when the known total is reached or the "
+        "budget ends.",
+    )
+    solutions.add_argument("--json", action="store_true", help="print one JSON document")
+    add_config_flags(solutions)
+
+    compare = commands.add_parser(
+        "compare",
+        help="run presets over the same seeds in parallel and compare them",
+    )
+    compare.add_argument(
+        "--preset",
+        dest="presets",
+        action="append",
+        default=[],
+        metavar="NAME",
+        help=f"a preset to compare (repeat) [{', '.join(PRESETS)}]",
+    )
+    compare.add_argument("--n", default=None, help="board size (default: each preset's own)")
+    compare.add_argument("--seeds", default="20", help="runs per preset, seeds 0.. (default 20)")
+    compare.add_argument(
+        "--time-limit", default=None, help="seconds allowed per run (default: the preset's)"
+    )
+    compare.add_argument("--jobs", default=None, help="worker processes (default: CPU count)")
+    output = compare.add_mutually_exclusive_group()
+    output.add_argument("--json", action="store_true", help="print one JSON document")
+    output.add_argument("--csv", action="store_true", help="print one CSV row per run")
 
     serve = commands.add_parser("serve", help="serve the dashboard to a browser (textual-serve)")
     serve.add_argument("--host", default="127.0.0.1", help="address to bind (default: 127.0.0.1)")
@@ -205,6 +255,55 @@ def solve(config: Config, as_json: bool) -> int:
     return EXIT_SOLVED if final.solved else EXIT_UNSOLVED
 
 
+def list_presets() -> int:
+    """Print the presets, one line each."""
+    width = max(len(name) for name in PRESETS)
+    for name, preset in PRESETS.items():
+        print(f"{name:<{width}}  N={preset.native_n:<3} {preset.summary}")
+    return EXIT_SOLVED
+
+
+def find_solutions(config: Config, as_json: bool) -> int:
+    """Find-all mode: exit 0 when every known solution was found, 1 when the budget ended."""
+    config = config.replace(harvest=True, stop_when_solved=False)
+    algorithm = GeneticAlgorithm(config)
+    if sys.stderr.isatty():
+        with Progress() as progress:
+            while algorithm.has_next():
+                progress.update(algorithm.step())
+    else:
+        algorithm.run()
+    final = algorithm.snapshot
+    boards = final.solutions
+    known = final.stop_reason == "all-found"
+    if as_json:
+        document = {
+            "n": final.n,
+            "seed": final.seed,
+            "found": int(boards.shape[0]),
+            "fundamental_found": final.fundamental_solutions,
+            "known_total": KNOWN_TOTALS.get(final.n, (None, None))[0],
+            "known_fundamental": KNOWN_TOTALS.get(final.n, (None, None))[1],
+            "all_found": known,
+            "generations": final.generation,
+            "evaluations": final.evaluations,
+            "elapsed_s": round(final.elapsed, 6),
+            "stop_reason": final.stop_reason,
+            "solutions": boards.tolist(),
+            "config": algorithm.config.to_dict(),
+        }
+        print(json.dumps(document))
+    else:
+        print(
+            f"N = {final.n}: {final.solutions_text} in {final.generation:,} generations, "
+            f"{final.evaluations:,} evaluations, {final.elapsed:.2f} s "
+            f"(stop: {final.stop_reason}, seed {final.seed})"
+        )
+        for board in boards:
+            print(" ".join(str(int(row)) for row in board))
+    return EXIT_SOLVED if known else EXIT_UNSOLVED
+
+
 def serve(config: Config, host: str, port: int, ascii_board: bool) -> int:
     """Serve the dashboard to browsers with textual-serve."""
     from textual_serve.server import Server
@@ -232,7 +331,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         if args.command is None:
             return dashboard(None, ascii_board=False)
+        if args.command == "presets":
+            return list_presets()
+        if args.command == "compare":
+            from tui.compare import compare_command
+
+            return compare_command(args)
         config = config_from_args(args)
+        if args.command == "solutions":
+            return find_solutions(config, args.json)
         if args.command == "solve":
             return solve(config, args.json)
         if args.command == "tui":
@@ -244,3 +351,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("queens: interrupted", file=sys.stderr)
         return EXIT_INTERRUPTED
+    except BrokenPipeError:
+        # Python would complain again when flushing stdout at exit: point it at nothing.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return EXIT_BROKEN_PIPE

@@ -1,0 +1,285 @@
+"""Presets: one config per published GA we learned from, plus DEAP's example and our default.
+
+Each preset reproduces its system's representation, fitness, operators, rates, population,
+replacement and stopping rule as published (the article, and its public source where the
+article is silent). Where we deviate, :attr:`Preset.deviations` says exactly how and why.
+``docs/presets.md`` shows them with measured success rates.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, Final
+
+from engine.config import Config, ConfigError
+
+
+@dataclass(frozen=True)
+class Preset:
+    """A named, documented config.
+
+    Attributes:
+        name: The name on the command line and in the form.
+        summary: One line for ``queens presets``.
+        source: Where the system was published.
+        reproduces: What the preset reproduces, in a sentence or two.
+        deviations: Each place where we differ from the source, and why.
+        native_n: The board size the system was published for.
+        allowed_n: The board sizes the system supports, or ``None`` for any.
+        build: The config for a board size.
+    """
+
+    name: str
+    summary: str
+    source: str
+    reproduces: str
+    deviations: tuple[str, ...]
+    native_n: int
+    allowed_n: tuple[int, ...] | None
+    build: Callable[[int], Config]
+
+    def config(self, n: int | None = None, **overrides: Any) -> Config:
+        """The preset's config for board size ``n`` (its own N by default), with overrides.
+
+        Raises:
+            ConfigError: If the preset does not fit ``n`` or an override is not allowed.
+        """
+        size = self.native_n if n is None else n
+        if self.allowed_n is not None and size not in self.allowed_n:
+            sizes = ", ".join(str(s) for s in self.allowed_n)
+            raise ConfigError("n", size, f"the {self.name} preset supports N = {sizes} only")
+        config = self.build(size)
+        return config.replace(**overrides) if overrides else config
+
+
+def _codeproject(n: int) -> Config:
+    return Config(
+        n=n,
+        population=100,
+        generations=10,
+        encoding="permutation",
+        fitness="collisions",
+        selection="roulette",
+        crossover="order-uniform",
+        crossover_rate=0.7,
+        children_per_couple=1,
+        mutation="swap-gene",
+        mutation_rate=0.01,
+        survivor="generational",
+    )
+
+
+def _sheppard(n: int) -> Config:
+    pool = 3 * n * n  # three times the number of symbols, one symbol per square
+    return Config(
+        n=n,
+        population=pool,
+        offspring=pool,
+        encoding="squares",
+        fitness="attacked",
+        selection="uniform",
+        crossover="one-gene",
+        crossover_rate=1.0,
+        children_per_couple=1,
+        mutation="reset-one",
+        mutation_rate=1.0,
+        fallback=True,
+        unique=True,
+        survivor="threshold",
+    )
+
+
+def _towardsai(n: int) -> Config:
+    return Config(
+        n=n,
+        population=4,
+        encoding="integer",
+        fitness="pairs",
+        selection="roulette",
+        crossover="single-point",
+        crossover_rate=1.0,
+        mutation="reset-one",
+        mutation_rate=0.75,
+        survivor="generational",
+    )
+
+
+def _queens_ai(n: int) -> Config:
+    return Config(
+        n=n,
+        population=100,
+        max_evals=10_000,
+        encoding="permutation",
+        fitness="exponential",
+        selection="best-2-of-5",
+        crossover="cut-crossfill",
+        crossover_rate=0.9,
+        clone_uncrossed=False,
+        mutation="swap",
+        mutation_rate=0.4,
+        survivor="steady-state",
+        offspring=2,
+    )
+
+
+def _deap(n: int) -> Config:
+    return Config(
+        n=n,
+        population=300,
+        generations=100,
+        stop_when_solved=False,
+        encoding="permutation",
+        fitness="excess",
+        selection="tournament",
+        tournament_size=3,
+        crossover="pmx",
+        crossover_rate=0.5,
+        mutation="shuffle-indexes",
+        mutation_rate=0.2,
+        gene_rate=min(1.0, 2.0 / n),
+        survivor="generational",
+    )
+
+
+def _default(n: int) -> Config:
+    return Config(n=n)
+
+
+PRESETS: Final[dict[str, Preset]] = {
+    preset.name: preset
+    for preset in (
+        Preset(
+            name="codeproject-2011",
+            summary="CodeProject 2011 (C#): roulette, order-keeping uniform crossover, swaps",
+            source="R. Bandara, 'Solving Eight Queens Puzzle with Genetic Algorithm in C#', "
+            "CodeProject, 2011",
+            reproduces="Permutations of 8 rows; fitness 28 minus diagonal collisions; a "
+            "roulette wheel picks each child's two parents; with probability 0.7 the child is "
+            "built gene by gene from a coin-chosen parent's first unused gene, else it clones "
+            "the first parent; every gene swaps with another with probability 0.01; the "
+            "children replace the population; 100 individuals, 10 generations (the UI's "
+            "defaults), stop at fitness 28.",
+            deviations=(
+                "The program only checks the last individual of the list for fitness 28; we "
+                "stop when any individual is solved (its check misses solutions by accident).",
+                "Its random indices are rounded (int)(x + 0.5), which makes the first and last "
+                "choices half as likely; ours are uniform.",
+                "Its clones share their gene array with the parent, so mutating one clone "
+                "mutates every copy; ours are independent copies.",
+            ),
+            native_n=8,
+            allowed_n=(8,),
+            build=_codeproject,
+        ),
+        Preset(
+            name="sheppard",
+            summary="Sheppard's genetic solver: square symbols, unique pool, crossover "
+            "then mutation",
+            source="C. Sheppard, 'Genetic Solver, part 2: 8 Queens' (handcraftsman/"
+            "GeneticAlgorithms.Part2)",
+            reproduces="N genes, each one of N*N squares; fitness counts, per occupied square, "
+            "the directions in which a queen is seen, plus 10000 per stacked queen (negated "
+            "here so higher is better); a pool of 3*N*N unique individuals; each generation "
+            "makes pool-size children from two different random parents, by copying one gene "
+            "of the second into the first, or, after a generation in which no child passed, by "
+            "giving one gene a random square; children seen before are dropped unevaluated; a "
+            "child passes when at least as good as a threshold that starts at the worst "
+            "parent and rises with every better child; the best pool-size of parents and "
+            "passed children survive; stop when solved.",
+            deviations=(
+                "Sheppard's children are made and judged one at a time; ours are made as a "
+                "batch from the same pool and judged in the same order, so a child cannot be "
+                "the parent of another child of its own generation (his cannot either: his "
+                "pool is only updated between generations).",
+            ),
+            native_n=8,
+            allowed_n=None,
+            build=_sheppard,
+        ),
+        Preset(
+            name="towardsai-5queens",
+            summary="Towards AI 2021: 5 queens, rows may repeat, roulette, single-point",
+            source="A. Assankhanov, 'Solving the 5-Queens Problem Using Genetic Algorithm', "
+            "Towards AI, 2021",
+            reproduces="Gene c is the row of the queen in column c, rows may repeat; fitness "
+            "is the number of non-attacking pairs (10 at N = 5); 4 chromosomes; roulette "
+            "selection of two couples; single-point crossover, two children per couple; the "
+            "children are the new population; stop when the fitness reaches its maximum.",
+            deviations=(
+                "The article gives no mutation rate. Its worked example changes one gene in 3 "
+                "of the 4 children, so a child mutates with probability 0.75, one gene to a "
+                "random row.",
+                "The article prints fitness 5 for [5 2 3 4 1]; that board has 6 attacking pairs "
+                "(fitness 4), which is what we compute. Its other numbers match ours.",
+            ),
+            native_n=5,
+            allowed_n=None,
+            build=_towardsai,
+        ),
+        Preset(
+            name="queens-ai",
+            summary="queens_AI: 2 best of 5, cut-and-crossfill, steady state, 10,000 evals",
+            source="R. Fernandes, L. Cavalcanti, C. Pena, C. Santos, queens_AI "
+            "(RC-Dynamics/queens_AI)",
+            reproduces="Permutations; exponential fitness 1 / (1 + collisions); one couple per "
+            "iteration, chosen as the best 2 of 5 random individuals; with probability 0.9 "
+            "cut-and-crossfill makes two children, else the couple has none; each child swaps "
+            "two random genes with probability 0.4; children replace the worst when better "
+            "(best fitness survivors); 100 individuals; stop when solved or after 10,000 "
+            "fitness evaluations, the initial population included. N = 8, 16, 32 or 64.",
+            deviations=(
+                "queens_AI stores each row as a bit string of log2(N) bits; we store the row "
+                "number. The operators act on whole genes in both, so the search is the same.",
+            ),
+            native_n=8,
+            allowed_n=(8, 16, 32, 64),
+            build=_queens_ai,
+        ),
+        Preset(
+            name="deap-nqueens",
+            summary="DEAP's examples/ga/nqueens.py: PMX, shuffle indexes, tournament of 3",
+            source="DEAP, examples/ga/nqueens.py (eaSimple)",
+            reproduces="20 queens as a permutation; cost: per diagonal, the queens beyond the "
+            "first (negated here); 300 individuals; tournament of 3; consecutive couples cross "
+            "by PMX with probability 0.5; each child mutates with probability 0.2 by swapping "
+            "each gene with probability 2/N with another position; the children replace the "
+            "population; 100 generations, no early stop.",
+            deviations=(
+                "DEAP's PMX draws two distinct cut points; ours draws the segment's two ends "
+                "independently (a segment of one gene is a little more likely).",
+                "DEAP re-evaluates only the children that changed; we evaluate every child, so "
+                "our evaluation counts are higher for the same run.",
+            ),
+            native_n=20,
+            allowed_n=None,
+            build=_deap,
+        ),
+        Preset(
+            name="default",
+            summary="Ours: tournaments of 2, OX at 0.1, conflict-directed mutation, (mu + lambda)",
+            source="this project",
+            reproduces="The team's best: permutations, pairs fitness, 40 individuals, "
+            "tournaments of 2, order crossover for 1 couple in 10, and a conflict-directed "
+            "mutation (move an attacked queen to the best of 8 candidate swaps) on every child; "
+            "the best 40 of parents and children survive; stop when solved.",
+            deviations=(),
+            native_n=8,
+            allowed_n=None,
+            build=_default,
+        ),
+    )
+}
+"""Every preset by name."""
+
+
+def preset_named(name: str) -> Preset:
+    """The preset called ``name``.
+
+    Raises:
+        ConfigError: If there is no such preset.
+    """
+    try:
+        return PRESETS[name]
+    except KeyError:
+        raise ConfigError("preset", name, f"choose one of {', '.join(PRESETS)}") from None
