@@ -60,81 +60,105 @@ def rows_by_column(genomes: Genomes, n: int, encoding: Encoding) -> Genomes:
     return np.take_along_axis(rows, order, axis=1)
 
 
-def symmetries(board: npt.NDArray[np.int64]) -> list[tuple[int, ...]]:
-    """The 8 images of a rows-by-column board under rotations and reflections."""
-    n = board.shape[0]
+def symmetry_images(boards: Genomes) -> Genomes:
+    """``(8, K, N)``: the images of ``(K, N)`` rows-by-column boards under the 8 symmetries.
+
+    The quarter turn sends the queen at (row r, column c) to (c, N - 1 - r): as rows by
+    column, the new board is the inverse permutation, read backwards.
+    """
+    n = boards.shape[1]
     images = []
-    current = board
+    current = boards
+    positions = np.broadcast_to(np.arange(n, dtype=np.int64), boards.shape)
     for _ in range(4):
-        images.append(tuple(int(r) for r in current))
-        images.append(tuple(int(r) for r in current[::-1]))  # mirrored left-right
-        # Rotate a quarter turn: the queen at (row r, column c) goes to (c, n - 1 - r).
+        images.append(current)
+        images.append(current[:, ::-1])  # mirrored left-right
         rotated = np.empty_like(current)
-        rotated[n - 1 - current] = np.arange(n)
+        np.put_along_axis(rotated, n - 1 - current, positions, axis=1)
         current = rotated
-    return images
+    return np.stack(images)
 
 
-def canonical(board: npt.NDArray[np.int64]) -> tuple[int, ...]:
-    """The representative of a board's symmetry class: the smallest of its 8 images."""
-    return min(symmetries(board))
+def canonical_boards(boards: Genomes) -> Genomes:
+    """``(K, N)``: each board's class representative, the smallest of its 8 images.
+
+    Lexicographic minimum, column by column: a candidate image stays while it ties the
+    smallest value so far. One pass per column, vectorized over boards and images.
+    """
+    images = symmetry_images(boards)
+    alive = np.ones(images.shape[:2], dtype=bool)
+    for column in range(boards.shape[1]):
+        values = np.where(alive, images[:, :, column], np.iinfo(np.int64).max)
+        alive &= values == values.min(axis=0)
+    first_alive = np.argmax(alive, axis=0)
+    return np.asarray(images[first_alive, np.arange(boards.shape[0])], dtype=np.int64)
+
+
+def canonical(board: npt.ArrayLike) -> tuple[int, ...]:
+    """The representative of one board's symmetry class, as a tuple."""
+    single = np.asarray(board, dtype=np.int64)[None, :]
+    return tuple(int(row) for row in canonical_boards(single)[0])
 
 
 class SolutionArchive:
-    """The distinct solutions met so far, in the order they were found."""
+    """The distinct solutions met so far, in the order they were found.
+
+    Boards live in a buffer that grows by doubling; :attr:`boards` is a read-only view of
+    its filled part, which is never written again, so published views stay valid.
+    """
 
     def __init__(self, n: int) -> None:
         self.n = n
         self._hashes: HashArray = np.empty(0, dtype=np.uint64)
-        self._boards: list[npt.NDArray[np.int64]] = []
-        self._classes: set[tuple[int, ...]] = set()
-        self._frozen: Genomes = self._freeze()
+        self._classes: HashArray = np.empty(0, dtype=np.uint64)
+        self._buffer: Genomes = np.empty((16, n), dtype=np.int64)
+        self._count = 0
+        self._view = self._filled()
 
-    def _freeze(self) -> Genomes:
-        boards = np.stack(self._boards) if self._boards else np.empty((0, self.n), dtype=np.int64)
-        boards.flags.writeable = False
-        return boards
+    def _filled(self) -> Genomes:
+        view = self._buffer[: self._count]
+        view.flags.writeable = False
+        return view
 
     def record(self, boards: Genomes, *, with_images: bool = False) -> int:
         """Add solutions (rows by column); returns how many were new.
 
         Args:
             boards: ``(K, N)`` solutions.
-            with_images: Also add the 8 rotations and reflections of each new solution: they
-                are solutions too, so a search for all of them need not meet each one.
+            with_images: Also add the 8 rotations and reflections of each solution: they are
+                solutions too, so a search for all of them need not meet each one.
         """
         if boards.shape[0] == 0:
             return 0
         if with_images:
-            before = self.count
-            for board in boards:
-                if canonical(board) not in self._classes:
-                    images = np.unique(np.asarray(symmetries(board), dtype=np.int64), axis=0)
-                    self.record(images)
-            return self.count - before
+            boards = symmetry_images(boards).reshape(-1, self.n)
         hashes = row_hashes(boards)
         fresh = unseen(hashes, self._hashes)
-        if not fresh.any():
+        added = int(fresh.sum())
+        if not added:
             return 0
         self._hashes = remember(self._hashes, hashes[fresh])
-        # Only new solutions reach this loop: a handful per generation at most.
-        for board in boards[fresh]:
-            self._boards.append(board.copy())
-            self._classes.add(canonical(board))
-        self._frozen = self._freeze()
-        return int(fresh.sum())
+        self._classes = remember(self._classes, row_hashes(canonical_boards(boards[fresh])))
+        if self._count + added > self._buffer.shape[0]:
+            grown = np.empty((2 * (self._count + added), self.n), dtype=np.int64)
+            grown[: self._count] = self._buffer[: self._count]
+            self._buffer = grown
+        self._buffer[self._count : self._count + added] = boards[fresh]
+        self._count += added
+        self._view = self._filled()
+        return added
 
     @property
     def boards(self) -> Genomes:
         """``(S, N)`` read-only: every distinct solution, rows by column, in order found."""
-        return self._frozen
+        return self._view
 
     @property
     def count(self) -> int:
         """Distinct solutions found."""
-        return len(self._boards)
+        return self._count
 
     @property
     def fundamental_count(self) -> int:
         """Distinct symmetry classes among them."""
-        return len(self._classes)
+        return int(self._classes.shape[0])

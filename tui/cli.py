@@ -121,7 +121,12 @@ def build_parser() -> argparse.ArgumentParser:
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
 
     solve = commands.add_parser(
-        "solve", help="run the GA headless and print the result", description=__doc__
+        "solve",
+        help="run the GA headless and print the result",
+        description="Run the GA without a UI and print the result (--json: one JSON document "
+        "on stdout). Progress goes to stderr, only when stderr is a terminal. Exit codes: 0 "
+        "solved, 1 not solved within the budget, 2 usage or config error, 130 interrupted, "
+        "141 when the reader of stdout goes away early.",
     )
     solve.add_argument("--json", action="store_true", help="print one JSON document on stdout")
     add_config_flags(solve)
