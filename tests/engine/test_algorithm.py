@@ -9,6 +9,8 @@ import pytest
 from engine_reference import brute_conflicts
 
 from engine import Config, FinishedError, GeneticAlgorithm, Snapshot, snapshots
+from engine.encodings import ENCODINGS
+from engine.fitness import FITNESS_SHAPES, evaluate
 from engine.snapshot import STAT_COLUMNS
 
 FAST: dict[str, object] = {"n": 8, "population": 16, "generations": 15, "stop_when_solved": False}
@@ -48,6 +50,32 @@ CONFIGS = {
         mutation_rate=0.3,
         survivor="generational",
         elitism=2,
+    ),
+    "sheppard-fallback": Config(
+        **FAST,
+        seed=8,
+        encoding="squares",
+        fitness="attacked",
+        selection="uniform",
+        crossover="one-gene",
+        crossover_rate=1.0,
+        children_per_couple=1,
+        mutation="reset-one",
+        fallback=True,
+        unique=True,
+        survivor="threshold",
+    ),
+    "queens-ai": Config(
+        **FAST,
+        seed=9,
+        fitness="exponential",
+        selection="best-2-of-5",
+        crossover="cut-crossfill",
+        crossover_rate=0.5,
+        clone_uncrossed=False,
+        mutation="swap",
+        mutation_rate=0.4,
+        survivor="steady-state",
     ),
     "steady-state": Config(
         **FAST,
@@ -212,9 +240,17 @@ def test_snapshot_statistics_describe_the_population(config):
     assert snapshot.fitness[snapshot.best_index] == snapshot.fitness.max()
     best_rows = np.flatnonzero(snapshot.fitness == snapshot.fitness.max())
     assert snapshot.best_conflicts == snapshot.conflicts[best_rows].min()
-    # Every individual's conflicts are its own, recounted by brute force.
+    # Every individual's conflicts are its own, recounted by brute force, and its fitness is
+    # what a fresh evaluation gives (the conflict mutation hands over updated line counts).
     for index in range(snapshot.population.shape[0]):
         assert snapshot.conflicts[index] == brute_conflicts(snapshot.queens(index))
+    fresh = evaluate(
+        np.asarray(snapshot.population),
+        config.n,
+        ENCODINGS[config.encoding],
+        FITNESS_SHAPES[config.fitness],
+    )
+    assert fresh.fitness.tobytes() == snapshot.fitness.tobytes()
     assert snapshot.max_fitness > stats.worst_fitness or snapshot.solved
 
 
@@ -273,14 +309,21 @@ def test_stops_after_max_evaluations():
 def test_stops_on_stagnation():
     # Children are copies of their parents: the best can never improve.
     config = Config(
-        n=30, population=10, stagnation=3, crossover_rate=0.0, mutation_rate=0.0, seed=1
+        n=30,
+        population=10,
+        stagnation=3,
+        generations=50,  # a guard: a broken stagnation rule fails here instead of hanging
+        crossover_rate=0.0,
+        mutation_rate=0.0,
+        seed=1,
     )
     final = GeneticAlgorithm(config).run()
     assert (final.stop_reason, final.generation) == ("stagnation", 3)
 
 
 def test_stagnation_counts_from_the_last_improvement():
-    algorithm = GeneticAlgorithm(Config(n=30, population=10, stagnation=4, seed=2))
+    config = Config(n=30, population=10, stagnation=4, generations=500, seed=2)
+    algorithm = GeneticAlgorithm(config)
     final = algorithm.run()
     assert final.stop_reason == "stagnation"
     best = algorithm.history.column("best_fitness")

@@ -24,8 +24,10 @@ from engine.mutation import (
     MutationSettings,
     _conflict_change,
     conflict_mutation,
+    conflict_mutation_counted,
     inversion_mutation,
     random_reset_mutation,
+    reset_one_mutation,
     scramble_mutation,
     shuffle_indexes_mutation,
     swap_gene_mutation,
@@ -268,6 +270,30 @@ def test_conflict_mutation_makes_the_best_candidate_move(encoding, seed):
         # argmin: the first of the best candidates, even when it is worse than no move.
         assert result[k].tolist() == options[int(np.argmin(scores))].tolist()
         assert not np.array_equal(result[k], genomes[k])
+
+
+@pytest.mark.parametrize("encoding", list(ENCODINGS.values()), ids=list(ENCODINGS))
+@pytest.mark.parametrize(("count", "n"), [(40, 6), (7, 13), (3, 1), (0, 5)])
+def test_counted_conflict_mutation_hands_over_exact_line_counts(encoding, count, n):
+    genomes = encoding.random_population(count, n, np.random.default_rng(n))
+    settings_ = make_settings(n, 0.6, encoding, candidates=3)
+    result, lines = conflict_mutation_counted(genomes, np.random.default_rng(1), settings_)
+    plain = conflict_mutation(genomes, np.random.default_rng(1), settings_)
+    assert np.array_equal(result, plain)
+    fresh = board_lines(result, n, encoding)
+    assert lines.sizes == fresh.sizes
+    for kind in range(len(fresh.sizes)):
+        assert np.array_equal(lines.cells[kind], fresh.cells[kind])
+        assert np.array_equal(lines.occupancy[kind], fresh.occupancy[kind])
+    assert np.array_equal(lines.conflicts, fresh.conflicts)
+    assert np.array_equal(lines.attacked(), fresh.attacked())
+
+
+def test_reset_one_sets_one_gene_of_a_chosen_child():
+    rng = ScriptedRng(random=[[0.0, 0.9]], integers=[[2, 1], [7, 5]])
+    genomes = np.array([[1, 2, 3], [4, 5, 6]])
+    child = reset_one_mutation(genomes, rng, make_settings(3, 0.5, SQUARES))
+    assert child.tolist() == [[1, 2, 7], [4, 5, 6]]
 
 
 def test_conflict_mutation_never_worse_than_its_first_candidate_alone():

@@ -147,6 +147,24 @@ def test_plus_keeps_the_best_of_the_union_and_parents_win_ties():
     assert best_of_union_survivors(parents, children, 0).tolist() == [1, 3, 4]
 
 
+def test_plus_keeps_parents_on_ties_in_a_large_population():
+    # Long enough for numpy's default (unstable) sort to reorder ties: the order must be stable.
+    parents = np.random.default_rng(0).integers(0, 3, size=100).astype(np.float64)
+    children = parents[::-1].copy()
+    survivors = best_of_union_survivors(parents, children, 0)
+    union = np.concatenate([parents, children])
+    assert union[survivors].min() >= np.delete(union, survivors).max()
+    # A child is kept at a fitness level only if every parent at that level is kept.
+    for level in np.unique(union[survivors[survivors >= 100]]):
+        parents_at_level = set(np.flatnonzero(parents == level).tolist())
+        assert parents_at_level <= set(survivors.tolist())
+    # Parents are listed before children of equal fitness.
+    kept = union[survivors]
+    assert all(
+        not (kept[i] == kept[i + 1] and survivors[i] >= 100 > survivors[i + 1]) for i in range(99)
+    )
+
+
 @settings(max_examples=60, deadline=None)
 @given(
     name=st.sampled_from(sorted(SURVIVORS)),
