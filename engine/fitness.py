@@ -20,7 +20,8 @@ name            formula                                source                   
 ``attacked`` is Sheppard's lower-is-better count negated: over the distinct occupied squares,
 the number of the 8 directions in which some queen is seen, plus 10000 per queen stacked on an
 occupied square. ``excess`` is what DEAP minimises: a line holding ``k`` queens costs ``k - 1``.
-queens_AI's shapes clip ``e`` at ``M``, which only matters when queens share squares.
+``pairs`` and queens_AI's shapes clip ``e`` at ``M``, which only matters when queens share
+squares.
 """
 
 from __future__ import annotations
@@ -94,7 +95,9 @@ def _clipped(lines: BoardLines, n: int) -> tuple[FloatArray, float]:
 
 
 def _pairs(genomes: Genomes, lines: BoardLines, n: int, encoding: Encoding) -> FloatArray:
-    return (max_pairs(n) - lines.conflicts).astype(np.float64)
+    # Clipped at 0 like queens_AI's shapes: stacked queens (squares) can exceed M conflicts,
+    # and a roulette wheel, which the config allows with this shape, has no negative slices.
+    return np.maximum(max_pairs(n) - lines.conflicts, 0).astype(np.float64)
 
 
 def _attacked(genomes: Genomes, lines: BoardLines, n: int, encoding: Encoding) -> FloatArray:

@@ -6,12 +6,18 @@ import json
 
 import numpy as np
 import pytest
-from engine_reference import brute_conflicts
+from engine_reference import brute_conflicts, is_permutation_rows
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
 
-from engine import Config, FinishedError, GeneticAlgorithm, Snapshot, snapshots
+from engine import Config, ConfigError, FinishedError, GeneticAlgorithm, Snapshot, snapshots
+from engine.crossover import FREE_CROSSOVERS, PERMUTATION_CROSSOVERS
 from engine.encodings import ENCODINGS
 from engine.fitness import FITNESS_SHAPES, evaluate
+from engine.mutation import FREE_MUTATIONS, MUTATIONS
+from engine.selection import SELECTIONS
 from engine.snapshot import STAT_COLUMNS
+from engine.survivors import SURVIVORS
 
 FAST: dict[str, object] = {"n": 8, "population": 16, "generations": 15, "stop_when_solved": False}
 
@@ -372,3 +378,65 @@ def test_a_drawn_seed_is_recorded_and_replays_the_run():
     final = algorithm.run()
     replay = GeneticAlgorithm(config.replace(seed=algorithm.config.seed)).run()
     assert_same_snapshot(final, replay)
+
+
+# --- Any valid config runs, and every generation keeps the engine's promises. ---
+
+
+@st.composite
+def config_values(draw: st.DrawFn) -> dict[str, object]:
+    """Config values, mostly valid: operators that fit the encoding drawn."""
+    encoding = draw(st.sampled_from(sorted(ENCODINGS)))
+    permutation = encoding == "permutation"
+    crossovers = PERMUTATION_CROSSOVERS if permutation else FREE_CROSSOVERS
+    mutations = sorted(set(MUTATIONS) - (set(FREE_MUTATIONS) if permutation else set()))
+    survivor = draw(st.sampled_from(sorted(SURVIVORS)))
+    generational = survivor == "generational"
+    return {
+        "n": draw(st.sampled_from([1, 4, 5, 6])),
+        "population": draw(st.integers(min_value=2, max_value=12)),
+        "encoding": encoding,
+        "fitness": draw(st.sampled_from(sorted(FITNESS_SHAPES))),
+        "selection": draw(st.sampled_from(sorted(SELECTIONS))),
+        "tournament_size": draw(st.integers(min_value=1, max_value=2)),
+        "crossover": draw(st.sampled_from(sorted(crossovers))),
+        "crossover_rate": draw(st.sampled_from([0.0, 0.5, 1.0])),
+        "mutation": draw(st.sampled_from(mutations)),
+        "mutation_rate": draw(st.sampled_from([0.0, 0.3, 1.0])),
+        "survivor": survivor,
+        "elitism": draw(st.integers(min_value=0, max_value=1)) if generational else 0,
+        "children_per_couple": draw(st.sampled_from([1, 2])),
+        "clone_uncrossed": generational or draw(st.booleans()),
+        "fallback": draw(st.booleans()),
+        "unique": not generational and draw(st.booleans()),
+        "seed": draw(st.integers(min_value=0, max_value=2**32 - 1)),
+    }
+
+
+@settings(max_examples=80, deadline=None)
+@given(values=config_values())
+def test_any_valid_config_runs_and_keeps_its_promises(values):
+    try:
+        config = Config(**values, generations=4, stop_when_solved=False)
+    except ConfigError:
+        assume(False)
+        return
+    encoding = ENCODINGS[config.encoding]
+    shape = FITNESS_SHAPES[config.fitness]
+    algorithm = GeneticAlgorithm(config)
+    snapshot = algorithm.snapshot
+    while True:
+        population = np.asarray(snapshot.population)
+        assert population.shape == (config.population, config.n)
+        assert population.min() >= 0
+        assert population.max() < encoding.gene_values(config.n)
+        if encoding.is_permutation:
+            assert is_permutation_rows(population)
+        fresh = evaluate(population, config.n, encoding, shape)
+        assert fresh.fitness.tobytes() == snapshot.fitness.tobytes()
+        assert fresh.conflicts.tobytes() == snapshot.conflicts.tobytes()
+        assert len(algorithm.history) == snapshot.generation + 1
+        if not algorithm.has_next():
+            break
+        snapshot = algorithm.step()
+    assert (snapshot.generation, snapshot.stop_reason) == (4, "max-generations")

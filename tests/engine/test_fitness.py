@@ -147,3 +147,24 @@ def test_every_shape_ranks_a_conflict_below_a_solution(name):
 def test_shapes_on_one_queen():
     for name, shape in FITNESS_SHAPES.items():
         assert score(name, [0], 1) == (shape.best(1), 0), name
+
+
+@pytest.mark.parametrize(
+    ("name", "encoding"), [p for p in FITTING if FITNESS_SHAPES[p.values[0]].nonnegative]
+)
+def test_shapes_declared_nonnegative_never_go_below_zero(name, encoding):
+    # The config lets a roulette wheel use any shape declared non-negative, with any encoding it
+    # fits; stacked queens (squares) are where conflicts can exceed M.
+    population = encoding.random_population(200, 4, np.random.default_rng(1))
+    population[:50] = population[:50, :1]  # all four queens on one square (squares)
+    fitness = evaluate(population, 4, encoding, FITNESS_SHAPES[name]).fitness
+    assert fitness.min() >= 0
+    assert roulette_probabilities(fitness).sum() == pytest.approx(1.0)
+
+
+def test_pairs_on_stacked_queens_is_zero_not_negative():
+    # Four queens on one square: 6 pairs, each sharing 4 lines, 24 > M = 6 conflicts.
+    assert score("pairs", [5, 5, 5, 5], 4, SQUARES) == (0.0, 24)
+    # One stacked pair among otherwise calm queens still counts M - e.
+    # (0,0) twice is 4; (1,2) and (2,3) share a diagonal: e = 5, so 6 - 5.
+    assert score("pairs", [0, 0, 6, 11], 4, SQUARES) == (1.0, 5)
