@@ -19,6 +19,7 @@ import numpy as np
 
 from engine import GeneticAlgorithm
 from engine.presets import PRESETS
+from tui.cli import config_flags
 
 SEEDS: Final = range(20)
 FALLBACK_EVALUATIONS: Final = 500_000
@@ -66,12 +67,8 @@ def describe() -> None:
             for deviation in preset.deviations:
                 print(f"- {deviation}")
             print()
-        flags = " ".join(
-            f"--{key.replace('_', '-')} {value}"
-            for key, value in preset.config().to_dict().items()
-            if value is not None and key != "seed"
-        )
-        print(f"Config: `{flags}`\n")
+        flags = " ".join(config_flags(preset.config()))
+        print(f"As flags (off the defaults): `queens solve {flags}`\n")
 
 
 def main() -> None:
