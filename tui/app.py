@@ -36,13 +36,13 @@ from tui.widgets import (
 )
 from tui.widgets.fitness_plot import legend_markup
 
-FRAME_RATE: Final = 15
+FRAME_RATE: Final = 10
 """Repaints per second of the status line and the board."""
-TABLE_EVERY: Final = 3
+TABLE_EVERY: Final = 2
 """The table and sparklines repaint every this many frames (5 Hz)."""
 PLOT_EVERY: Final = 5
-"""The plotext chart repaints every this many frames (3 Hz): it rebuilds the whole figure."""
-PLOT_POINTS: Final = 600
+"""The plotext chart repaints every this many frames (2 Hz): it rebuilds the whole figure."""
+PLOT_POINTS: Final = 240
 """Points per line in the chart at most; longer histories are thinned evenly."""
 SPARK_POINTS: Final = 240
 """Points per sparkline at most."""
@@ -166,6 +166,8 @@ class QueensApp(App[None]):
         self._frame = 0
         self._table_snapshot: Snapshot | None = None
         self._plotted = -1
+        self._mounted = False
+        self._listed: tuple[Snapshot, int] | None = None
         self._rates: deque[tuple[float, int]] = deque()
         self._rate = 0.0
 
@@ -173,10 +175,13 @@ class QueensApp(App[None]):
 
     def compose(self) -> ComposeResult:
         """Status line, form, board, fitness, table, footer."""
-        yield StatusLine(frozen_clock=self.frozen_clock, id="status")
         with Horizontal(id="body"):
             yield ParamForm(self.initial_config, id="form")
             with Vertical(id="main"):
+                # The status line sits above the board, not across the form: Textual repaints
+                # the bounding box of what changed, and a full-width line changing ten times a
+                # second would make it repaint every field of the form with it.
+                yield StatusLine(frozen_clock=self.frozen_clock, id="status")
                 with Horizontal(id="top"):
                     yield Board(ascii=self.ascii, id="board")
                     with Vertical(id="charts"):
@@ -188,28 +193,23 @@ class QueensApp(App[None]):
         yield Footer(compact=True)
         yield EngineRunner()
 
-    @property
-    def runner(self) -> EngineRunner:
-        """The widget that owns the run."""
-        return self.query_one(EngineRunner)
-
-    @property
-    def board(self) -> Board:
-        """The board."""
-        return self.query_one(Board)
-
-    @property
-    def table(self) -> PopulationTable:
-        """The population table."""
-        return self.query_one(PopulationTable)
-
-    @property
-    def form(self) -> ParamForm:
-        """The parameter form."""
-        return self.query_one(ParamForm)
-
     def on_mount(self) -> None:
         """Set up the first run (paused at generation 0) and the repaint timer."""
+        # Held once, not queried each frame: cheaper, and messages still arriving while the app
+        # closes find the widgets instead of failing a query on a removed screen.
+        self.runner = self.query_one(EngineRunner)
+        self.board = self.query_one(Board)
+        self.table = self.query_one(PopulationTable)
+        self.form = self.query_one(ParamForm)
+        self.status = self.query_one(StatusLine)
+        self._sparks = self.query_one(FitnessSparks)
+        self._plot = self.query_one(FitnessPlot)
+        self._conflicts = self.query_one(ConflictList)
+        self._top = self.query_one("#top")
+        self._charts = self.query_one("#charts")
+        self._body = self.query_one("#body")
+        self._too_small = self.query_one("#too-small", Static)
+        self._mounted = True
         self.query_one("#board").border_title = "Board"
         charts = self.query_one("#charts")
         charts.border_title = "Fitness"
@@ -230,15 +230,17 @@ class QueensApp(App[None]):
         self._fit_layout(event.size.width, event.size.height)
 
     def _fit_layout(self, width: int, height: int) -> None:
+        if not self._mounted:
+            return
         # The board's row gets what the board needs, up to a share that leaves the table room.
         n = self.latest.n if self.latest is not None else self.initial_config.n
-        available = height - 2
-        self.query_one("#top").styles.height = max(10, min(n + 2, int(available * TOP_SHARE)))
+        available = height - 3
+        self._top.styles.height = max(10, min(n + 2, int(available * TOP_SHARE)))
         too_small = width < MIN_WIDTH or height < MIN_HEIGHT
         self.set_class(too_small, "-too-small")
-        self.set_class(width < WIDE_WIDTH, "-compact")
+        self._body.set_class(width < WIDE_WIDTH, "-compact")
         if too_small:
-            self.query_one("#too-small", Static).update(
+            self._too_small.update(
                 f"Terminal too small: {width}x{height}.\n"
                 f"The dashboard needs at least {MIN_WIDTH}x{MIN_HEIGHT}.\n\nq quits."
             )
@@ -256,13 +258,12 @@ class QueensApp(App[None]):
         self._fit_layout(self.size.width, self.size.height)
         self.series = HistorySeries()
         self.inspected = None
-        self.query_one(StatusLine).stop_reason = None
+        self.status.stop_reason = None
         self.run_state = "running" if run else "paused"
         self._rates.clear()
         self._rate = 0.0
         self._table_snapshot = None
         self._plotted = -1
-        self.set_class(False, "-solved")
         self._repaint(force=True)
         return True
 
@@ -276,12 +277,9 @@ class QueensApp(App[None]):
         if message.run_id == self.runner.run_id:
             self.latest = message.snapshot
             self._dirty = True
-
-    @on(EngineRunner.StateChanged)
-    def _state_changed(self, message: EngineRunner.StateChanged) -> None:
-        if message.run_id == self.runner.run_id and self.run_state in ("running", "paused"):
-            self.run_state = "running" if message.running else "paused"
-            self._repaint(force=True)
+            if self.run_state != "running":
+                # A single step (`n`): show it now rather than at the next frame.
+                self._repaint(force=True)
 
     @on(EngineRunner.Finished)
     def _finished(self, message: EngineRunner.Finished) -> None:
@@ -289,10 +287,9 @@ class QueensApp(App[None]):
             return
         snapshot = message.snapshot
         self.latest = snapshot
-        self.query_one(StatusLine).stop_reason = snapshot.stop_reason
+        self.status.stop_reason = snapshot.stop_reason
         if snapshot.solved:
             self.run_state = "solved"
-            self.set_class(True, "-solved")
             self.notify(
                 f"N = {snapshot.n} solved at generation {snapshot.generation:,} "
                 f"({snapshot.evaluations:,} evaluations).",
@@ -311,6 +308,9 @@ class QueensApp(App[None]):
     @on(EngineRunner.Failed)
     def _failed(self, message: EngineRunner.Failed) -> None:
         if message.run_id == self.runner.run_id:
+            if self.runner.algorithm is not None:
+                # Show the last generation that did complete.
+                self.latest = self.runner.algorithm.snapshot
             self._engine_failed(message.error)
 
     @on(ParamForm.Submitted)
@@ -358,11 +358,9 @@ class QueensApp(App[None]):
             self._rate = (last - first) / (end - start)
 
     def _paint_status(self) -> None:
-        self.query_one(StatusLine).show(
+        self.status.show(
             self.latest, rate=self._rate, speed=self.runner.speed_limit, state=self.run_state
         )
-        for state in ("running", "paused"):
-            self.set_class(self.run_state == state, f"-{state}")
 
     def _paint_board(self) -> None:
         board = self.board
@@ -378,16 +376,23 @@ class QueensApp(App[None]):
         board.show(position)
         conflicts = int(snapshot.conflicts[index])
         board.set_class(conflicts == 0, "-solved")
-        board.border_title = label
         attacked_glyph = board.glyphs[1]
-        attacked = position.attacked_count
         scale = f" 1:{board.scale}" if board.overview else ""
-        board.border_subtitle = (
-            f"solved{scale}" if conflicts == 0 else f"{attacked_glyph} {attacked} attacked{scale}"
+        subtitle = (
+            f"solved{scale}"
+            if conflicts == 0
+            else f"{attacked_glyph} {position.attacked_count} attacked{scale}"
         )
-        self.set_class(self.inspected is not None, "-inspecting")
-        if self.inspected is not None:
-            self.query_one(ConflictList).show(position, title=label, conflicts=conflicts)
+        # Titles are set only when they change: each assignment repaints the widget.
+        if board.border_title != label:
+            board.border_title = label
+        if board.border_subtitle != subtitle:
+            board.border_subtitle = subtitle
+        # On the chart panel, not the app: a class on the app restyles every widget (~100 ms).
+        self._charts.set_class(self.inspected is not None, "-inspecting")
+        if self.inspected is not None and self._listed is not self.inspected:
+            self._listed = self.inspected
+            self._conflicts.show(position, title=label, conflicts=conflicts)
 
     def _paint_table(self, snapshot: Snapshot) -> None:
         if self._table_snapshot is snapshot:
@@ -400,17 +405,17 @@ class QueensApp(App[None]):
 
     def _paint_sparks(self) -> None:
         columns = self.series.columns
-        self.query_one(FitnessSparks).show(
+        self._sparks.show(
             thinned(columns["best_fitness"], SPARK_POINTS),
             thinned(columns["mean_fitness"], SPARK_POINTS),
         )
 
     def _paint_plot(self) -> None:
-        if self._plotted == len(self.series) or self.has_class("-inspecting"):
+        if self._plotted == len(self.series) or self.inspected is not None:
             return
         self._plotted = len(self.series)
         columns = self.series.columns
-        self.query_one(FitnessPlot).show(
+        self._plot.show(
             thinned(columns[self.x_axis], PLOT_POINTS),
             {
                 "best": thinned(columns["best_fitness"], PLOT_POINTS),
@@ -468,11 +473,11 @@ class QueensApp(App[None]):
             return
         if self._start(config, run=True):
             self.table.focus()
-            self.set_class(False, "-form-open")
+            self._body.set_class(False, "-form-open")
 
     def action_focus_form(self) -> None:
         """Open the form (it may be collapsed) and put the cursor in it."""
-        self.set_class(True, "-form-open")
+        self._body.set_class(True, "-form-open")
         form = self.form
         target = form.first_invalid() or form.field_widget("n")
         self.call_after_refresh(target.focus)
@@ -490,18 +495,18 @@ class QueensApp(App[None]):
     def action_leave_form(self) -> None:
         """Escape from the form: back to the table, collapsing the form if narrow."""
         if self._in_form():
-            self.set_class(False, "-form-open")
+            self._body.set_class(False, "-form-open")
             self.table.focus()
 
     def action_focus_table(self) -> None:
         """Put the cursor in the population table (enter inspects a row)."""
-        self.set_class(False, "-form-open")
+        self._body.set_class(False, "-form-open")
         self.table.focus()
 
     def action_back_to_best(self) -> None:
         """The board follows the best individual again."""
         self.inspected = None
-        self.set_class(False, "-inspecting")
+        self._charts.set_class(False, "-inspecting")
         self._plotted = -1
         self._repaint(force=True)
 

@@ -83,4 +83,4 @@ class ConflictList(VerticalScroll):
                 text.append(f"{a} x {b}  {line}\n")
             if conflicts > PAIR_LIMIT:
                 text.append(f"… and {conflicts - PAIR_LIMIT} more", style="dim")
-        self.query_one("#conflict-text", Static).update(text)
+        self.query_one("#conflict-text", Static).update(text)  # user-paced: a query is fine

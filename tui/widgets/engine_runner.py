@@ -51,13 +51,6 @@ class EngineRunner(Widget):
             return isinstance(message, EngineRunner.Progress) and message.run_id == self.run_id
 
     @dataclass
-    class StateChanged(Message):
-        """The run started, paused or resumed."""
-
-        run_id: int
-        running: bool
-
-    @dataclass
     class Finished(Message):
         """A stop rule fired; the snapshot says which."""
 
@@ -123,8 +116,11 @@ class EngineRunner(Widget):
             thread=True,
             exit_on_error=False,
         )
-        self.post_message(self.StateChanged(self.run_id, run))
         return algorithm
+
+    def on_unmount(self) -> None:
+        """The app is closing: let the thread end, or the interpreter would wait for it."""
+        self.stop()
 
     def stop(self) -> None:
         """Let the current worker finish its generation and end."""
@@ -150,7 +146,6 @@ class EngineRunner(Widget):
             self._running = False
             self._pending_steps += 1
             self._condition.notify_all()
-        self.post_message(self.StateChanged(self.run_id, False))
 
     def set_speed(self, index: int) -> None:
         """Choose a speed limit from :data:`SPEED_LIMITS` (clamped)."""
@@ -162,7 +157,6 @@ class EngineRunner(Widget):
         with self._condition:
             self._running = running
             self._condition.notify_all()
-        self.post_message(self.StateChanged(self.run_id, running))
 
     def _drive(self, algorithm: GeneticAlgorithm, run_id: int) -> None:
         """The worker: step while allowed, at the speed limit, and report."""
@@ -179,7 +173,10 @@ class EngineRunner(Widget):
                             # Paused between two throttled reports: show where it stopped.
                             posted = latest.generation
                             self.post_message(self.Progress(run_id, latest))
-                        self._condition.wait()
+                        # Wake now and then: a worker cancelled by the app's exit must notice.
+                        self._condition.wait(0.25)
+                        if worker.is_cancelled:
+                            return
                     if self._cancelled or worker.is_cancelled:
                         return
                     single = not self._running
@@ -197,11 +194,12 @@ class EngineRunner(Widget):
                         self._running = False
                     self.post_message(self.Finished(run_id, algorithm.snapshot))
                     return
+                started = time.monotonic()
                 snapshot = algorithm.step()
                 now = time.monotonic()
                 limit = SPEED_LIMITS[self.speed_index]
-                period = 1.0 / limit if limit else 0.0
-                next_due = max(next_due, now - period) + period
+                # Steady ticks while running; after a pause the clock starts again from now.
+                next_due = max(next_due, started) + (1.0 / limit if limit else 0.0)
                 if snapshot.finished:
                     with self._condition:
                         self._running = False

@@ -28,8 +28,7 @@ class FitnessSparks(Widget):
         width: 1fr;
     }
     FitnessSparks .value {
-        width: auto;
-        min-width: 8;
+        width: 9;
         padding-left: 1;
         color: $text;
     }
@@ -46,9 +45,17 @@ class FitnessSparks(Widget):
             yield Sparkline([], id="spark-mean")
             yield Label("", id="value-mean", classes="value")
 
+    def on_mount(self) -> None:
+        """Hold the parts: updates come several times a second."""
+        self._best = self.query_one("#spark-best", Sparkline)
+        self._mean = self.query_one("#spark-mean", Sparkline)
+        self._best_value = self.query_one("#value-best", Label)
+        self._mean_value = self.query_one("#value-mean", Label)
+
     def show(self, best: Sequence[float], mean: Sequence[float]) -> None:
         """Replace both series (plain lists, already thinned to a few hundred points)."""
-        self.query_one("#spark-best", Sparkline).data = list(best)
-        self.query_one("#spark-mean", Sparkline).data = list(mean)
-        self.query_one("#value-best", Label).update(f"{best[-1]:g}" if best else "")
-        self.query_one("#value-mean", Label).update(f"{mean[-1]:.4g}" if mean else "")
+        self._best.data = list(best)
+        self._mean.data = list(mean)
+        # Fixed-width labels: a new value repaints the label, not the whole layout.
+        self._best_value.update(f"{best[-1]:g}" if best else "", layout=False)
+        self._mean_value.update(f"{mean[-1]:.4g}" if mean else "", layout=False)

@@ -8,6 +8,9 @@ from textual.widgets import Static
 
 from engine import Snapshot
 
+NBSP = "\u00a0"
+"""Joins a field's label and value so that a line only breaks between fields."""
+
 STATES = ("idle", "running", "paused", "solved", "stopped", "error")
 """What the run is doing, as shown at the start of the line."""
 
@@ -22,9 +25,8 @@ class StatusLine(Static):
 
     DEFAULT_CSS = """
     StatusLine {
-        height: 1;
-        text-wrap: nowrap;
-        text-overflow: ellipsis;
+        height: auto;
+        max-height: 2;
     }
     """
 
@@ -71,28 +73,26 @@ class StatusLine(Static):
         if key == self._shown:
             return
         self._shown = key
-        # One line whatever the width: the least important figures come last and are the
-        # ones an 80-column terminal cuts off.
-        text = Text(no_wrap=True, overflow="ellipsis", end="")
+        # Fields wrap as wholes (no-break spaces inside them): one line when wide, two when not.
+        text = Text(end="")
         label = state.upper()
         if state in ("stopped", "solved") and self.stop_reason not in (None, state):
             label = f"{label}: {self.stop_reason}"
-        text.append(f" {label} ", style="reverse bold")
+        text.append(f" {label} ".replace(" ", NBSP), style="reverse bold")
         if snapshot is None:
             text.append("  no run yet: fill in the form and press r")
-            self.update(text)
+            self.update(text, layout=False)
             return
         stats = snapshot.stats
         clock = self.frozen_clock
 
         def field(name: str, value: str, unit: str = "") -> None:
+            text.append("  ")
             if name:
-                text.append(f"  {name} ", style="dim")
-            else:
-                text.append("  ")
+                text.append(f"{name}{NBSP}", style="dim")
             text.append(value, style="bold")
             if unit:
-                text.append(f" {unit}", style="dim")
+                text.append(f"{NBSP}{unit}".replace(" ", NBSP), style="dim")
 
         field("Gen", f"{snapshot.generation:,}")
         field("best", f"{stats.best_fitness:g}/{snapshot.max_fitness:g}")
@@ -101,4 +101,4 @@ class StatusLine(Static):
         field("", "--" if clock else f"{rate:,.0f}", f"gen/s ≤{speed_text(speed)}")
         field("evals", f"{snapshot.evaluations:,}")
         field("", "--" if clock else f"{snapshot.elapsed:.2f}", "s")
-        self.update(text)
+        self.update(text, layout=False)
