@@ -75,7 +75,7 @@ def preset_choice(name: str, n: int | None, seed: int | None = None) -> PresetCh
 
 
 def preset_options(n: int | None = None) -> list[tuple[str, str]]:
-    """``(label, name)`` for every preset, in :data:`PRESETS` order (or only those fitting ``n``)."""
+    """``(label, name)`` of every preset (of those that fit ``n``, if given), in order."""
     return [
         (f"{name}: {preset.summary}", name)
         for name, preset in PRESETS.items()
