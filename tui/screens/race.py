@@ -197,6 +197,8 @@ class RaceScreen(Screen[None]):
         )
         self._fit_layout()
         self._restart()
+        # Not a select: space on a select opens it, and space here means run/pause.
+        self.query_one("#board-a", Board).focus()
         self.set_interval(1 / FRAME_RATE, self._repaint, name="race-repaint")
 
     def on_resize(self) -> None:

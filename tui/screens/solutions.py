@@ -126,7 +126,7 @@ class SolutionsScreen(Screen[None]):
         self.runner = self.query_one(EngineRunner)
         self.progress = self.query_one("#solutions-progress", Static)
         self.gallery = self.query_one(SolutionGallery)
-        self.gallery.border_title = "Solutions found"
+        self.gallery.border_title = f"Solutions found at N = {self.config.n}"
         try:
             self.config = find_all_config(self.config)
             self.latest = self.runner.start(self.config, run=False).snapshot
@@ -200,7 +200,7 @@ class SolutionsScreen(Screen[None]):
         known = KNOWN_TOTALS.get(snapshot.n)
         classes = "" if known is not None else f" ({snapshot.fundamental_solutions:,} fundamental)"
         self.progress.update(
-            f"N = {snapshot.n} · {snapshot.solutions_text}{classes} · "
+            f"{snapshot.solutions_text}{classes} · "
             f"gen {snapshot.generation:,} · {snapshot.evaluations:,} evals · "
             f"{snapshot.elapsed:.1f} s · {state}{hint}"
         )
