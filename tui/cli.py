@@ -235,16 +235,19 @@ class Progress:
         )
 
 
-def solve(config: Config, as_json: bool) -> int:
-    """Run to a stop rule; print the result. Returns the exit code."""
-    algorithm = GeneticAlgorithm(config)
+def run_to_stop(algorithm: GeneticAlgorithm) -> Snapshot:
+    """Step to a stop rule, with live progress on stderr when it is a terminal."""
     if sys.stderr.isatty():
         with Progress() as progress:
             while algorithm.has_next():
                 progress.update(algorithm.step())
-    else:
-        algorithm.run()
-    final = algorithm.snapshot
+    return algorithm.run()
+
+
+def solve(config: Config, as_json: bool) -> int:
+    """Run to a stop rule; print the result. Returns the exit code."""
+    algorithm = GeneticAlgorithm(config)
+    final = run_to_stop(algorithm)
     if as_json:
         print(json.dumps(result_document(final, algorithm.config)))
     else:
@@ -272,13 +275,7 @@ def find_solutions(config: Config, as_json: bool) -> int:
     """Find-all mode: exit 0 when every known solution was found, 1 when the budget ended."""
     config = config.replace(harvest=True, stop_when_solved=False)
     algorithm = GeneticAlgorithm(config)
-    if sys.stderr.isatty():
-        with Progress() as progress:
-            while algorithm.has_next():
-                progress.update(algorithm.step())
-    else:
-        algorithm.run()
-    final = algorithm.snapshot
+    final = run_to_stop(algorithm)
     boards = final.solutions
     known = final.stop_reason == "all-found"
     if as_json:
