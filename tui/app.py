@@ -51,7 +51,7 @@ MIN_HEIGHT: Final = 24
 """The smallest terminal that shows board, fitness and table together."""
 WIDE_WIDTH: Final = 100
 """From this width on the form stays open beside the board."""
-TOP_SHARE: Final = 0.65
+TOP_SHARE: Final = 0.7
 """Of the rows below the status line, the board and chart take at most this share."""
 RATE_WINDOW: Final = 1.0
 """Seconds over which generations per second are measured."""
@@ -369,7 +369,7 @@ class QueensApp(App[None]):
             label = f"#{index} of gen {snapshot.generation:,}"
         elif self.latest is not None:
             snapshot, index = self.latest, self.latest.best_index
-            label = f"best of gen {snapshot.generation:,}"
+            label = "best"
         else:
             return
         position = Position.of(snapshot.population[index], snapshot.n, snapshot.encoding)

@@ -172,7 +172,7 @@ async def test_enter_inspects_a_row_and_b_goes_back_to_the_best(wait_for: WaitFo
         await pilot.press("b")
         await pilot.pause()
         assert app.inspected is None
-        assert app.board.border_title == "best of gen 3"
+        assert app.board.border_title == "best"
         assert not app.query_one(ConflictList).display
 
 

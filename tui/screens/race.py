@@ -10,6 +10,7 @@ but conflicts can.
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Sequence
 from typing import ClassVar, Final
@@ -73,8 +74,8 @@ def side_status(snapshot: Snapshot) -> str:
     else:
         state = f"stopped: {snapshot.stop_reason}"
     return (
-        f"gen {snapshot.generation:,} · best {snapshot.best_conflicts} conflicts\n"
-        f"{snapshot.evaluations:,} evals · {state}"
+        f"gen {snapshot.generation:,}\nbest {snapshot.best_conflicts} conflicts\n"
+        f"{snapshot.evaluations:,} evals\n{state}"
     )
 
 
@@ -329,11 +330,16 @@ class RaceScreen(Screen[None]):
         plt = self.plot.plt
         plt.clear_data()
         plt.clear_figure()
+        highest = 1.0
         for side, algorithm, generation in zip(SIDES, algorithms, generations, strict=True):
             values = self._best_conflicts(algorithm, generation)
             xs, ys = thinned_pairs(values, PLOT_POINTS)
             plt.plot(xs, ys, color=COLOURS[side], marker="braille")
-        plt.xlabel("generations")
+            highest = max(highest, *ys)
+        # Conflicts are whole numbers: no 0.17 ticks.
+        step = max(1, math.ceil(highest / 5))
+        plt.yticks(list(range(0, int(highest) + step, step)))
+        plt.xlabel(f"generations (N = {self.n}, seed {self.seed})")
         self.plot.refresh()
 
     @staticmethod

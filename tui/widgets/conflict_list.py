@@ -75,12 +75,13 @@ class ConflictList(VerticalScroll):
         if conflicts == 0:
             text.append("no conflicts, a solution", style="bold green")
         else:
-            text.append(f"{conflicts} attacking pair{'s' if conflicts != 1 else ''}")
-            text.append(" (row, col)\n", style="dim")
+            text.append(f"{conflicts} attacking pair{'s' if conflicts != 1 else ''}\n")
+            text.append("row,col × row,col  line\n", style="dim")
             for line, first, second in attacking_pairs(position):
-                a = (int(position.rows[first]), int(position.columns[first]))
-                b = (int(position.rows[second]), int(position.columns[second]))
-                text.append(f"{a} x {b}  {line}\n")
+                a = f"{position.rows[first]},{position.columns[first]}"
+                b = f"{position.rows[second]},{position.columns[second]}"
+                text.append(f"{a} × {b}  ")
+                text.append(f"{line}\n", style="dim")
             if conflicts > PAIR_LIMIT:
                 text.append(f"… and {conflicts - PAIR_LIMIT} more", style="dim")
         self.query_one("#conflict-text", Static).update(text)  # user-paced: a query is fine

@@ -9,6 +9,8 @@ from textual.containers import Horizontal
 from textual.widget import Widget
 from textual.widgets import Label, Sparkline
 
+from tui.widgets.status_line import fitness_text
+
 
 class FitnessSparks(Widget):
     """Two labelled sparklines, best above mean."""
@@ -57,5 +59,5 @@ class FitnessSparks(Widget):
         self._best.data = list(best)
         self._mean.data = list(mean)
         # Fixed-width labels: a new value repaints the label, not the whole layout.
-        self._best_value.update(f"{best[-1]:g}" if best else "", layout=False)
-        self._mean_value.update(f"{mean[-1]:.4g}" if mean else "", layout=False)
+        self._best_value.update(fitness_text(best[-1]) if best else "", layout=False)
+        self._mean_value.update(fitness_text(mean[-1]) if mean else "", layout=False)

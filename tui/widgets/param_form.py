@@ -24,7 +24,7 @@ from textual.widgets import Input, Label, Select, Static
 
 from engine import FIELDS, Config, ConfigError
 
-BOOL_FIELDS: Final = ("unique", "stop_when_solved")
+BOOL_FIELDS: Final = tuple(name for name, spec in FIELDS.items() if isinstance(spec.default, bool))
 """Yes/no fields: a select of ``true``/``false``, whose text reads the same in any colours."""
 
 
@@ -71,7 +71,7 @@ class ParamForm(VerticalScroll):
         margin-bottom: 0;
     }
     ParamForm .field Label {
-        width: 17;
+        width: 20;
         padding-right: 1;
         color: $text-muted;
     }

@@ -15,6 +15,16 @@ STATES = ("idle", "running", "paused", "solved", "stopped", "error")
 """What the run is doing, as shown at the start of the line."""
 
 
+def fitness_text(value: float) -> str:
+    """A fitness as people read it: whole numbers whole, others to 4 significant digits, and
+    never in scientific notation (fitness of N = 1000 runs to six figures)."""
+    if float(value).is_integer():
+        return f"{int(value):d}"
+    if abs(value) >= 1000:
+        return f"{value:.1f}"
+    return f"{value:.4g}"
+
+
 def speed_text(limit: float | None) -> str:
     """A speed limit as people read it."""
     return "∞" if limit is None else f"{limit:g}/s"
@@ -95,8 +105,8 @@ class StatusLine(Static):
                 text.append(f"{NBSP}{unit}".replace(" ", NBSP), style="dim")
 
         field("Gen", f"{snapshot.generation:,}")
-        field("best", f"{stats.best_fitness:g}/{snapshot.max_fitness:g}")
-        field("mean", f"{stats.mean_fitness:.4g}")
+        field("best", f"{fitness_text(stats.best_fitness)}/{fitness_text(snapshot.max_fitness)}")
+        field("mean", fitness_text(stats.mean_fitness))
         field("div", f"{stats.entropy:.2f}")
         field("", "--" if clock else f"{rate:,.0f}", f"gen/s ≤{speed_text(speed)}")
         field("evals", f"{snapshot.evaluations:,}")

@@ -1,0 +1,124 @@
+"""Regenerate the SVGs in ``screenshots/`` from seeded, paused runs (``make screenshots``).
+
+Every state is reached by stepping a seeded run a fixed number of generations (or running it to
+its solution), so the same code gives the same pictures. Wall-clock figures (elapsed, gen/s)
+are hidden with ``frozen_clock`` so that re-running the script changes nothing.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import Final
+
+from textual.pilot import Pilot
+
+from engine import Config
+from tui.app import QueensApp
+
+OUT: Final = Path(__file__).resolve().parents[2] / "screenshots"
+
+Script = Callable[[QueensApp, Pilot[None]], Awaitable[None]]
+
+
+async def wait_until(pilot: Pilot[None], condition: Callable[[], bool], limit: float = 30) -> None:
+    """Let the app run until ``condition()`` holds."""
+    deadline = time.monotonic() + limit
+    while not condition():
+        if time.monotonic() > deadline:
+            raise TimeoutError("the app did not reach the state to capture")
+        await pilot.pause(0.02)
+
+
+async def step(app: QueensApp, pilot: Pilot[None], generations: int) -> None:
+    """Press ``n`` until the run has done ``generations`` generations, then settle."""
+    for target in range(1, generations + 1):
+        await pilot.press("n")
+        await wait_until(
+            pilot, lambda t=target: app.latest is not None and app.latest.generation == t
+        )
+    await settle(app, pilot)
+
+
+async def settle(app: QueensApp, pilot: Pilot[None]) -> None:
+    """Paint everything from the final snapshot and let the screen catch up."""
+    await pilot.pause(0.3)
+    app._repaint(force=True)  # the throttled parts (table, chart) too
+    await pilot.pause(0.3)
+
+
+async def paused_and_inspecting(app: QueensApp, pilot: Pilot[None]) -> None:
+    """Twenty-five generations, then the fourth-ranked individual on the board."""
+    await step(app, pilot, 25)
+    await pilot.press("t", "down", "down", "down", "enter")
+    await settle(app, pilot)
+
+
+async def solved(app: QueensApp, pilot: Pilot[None]) -> None:
+    """Run flat out to the solution."""
+    await pilot.press("space")
+    await wait_until(pilot, lambda: app.run_state == "solved")
+    await settle(app, pilot)
+
+
+async def stepped(app: QueensApp, pilot: Pilot[None]) -> None:
+    """Forty generations, paused, the board following the best."""
+    await step(app, pilot, 40)
+
+
+CLASSIC: Final = {"mutation": "swap", "mutation_rate": 0.3, "crossover_rate": 0.9}
+"""A textbook GA (swap mutation, frequent crossover): slower than the default, so the pictures
+show a run in progress rather than one solved in two generations."""
+
+SHOTS: Final[list[tuple[str, Config, tuple[int, int], Script]]] = [
+    (
+        "dashboard-100x32-inspect",
+        Config(n=20, population=60, seed=3, **CLASSIC),
+        (100, 32),
+        paused_and_inspecting,
+    ),
+    (
+        "dashboard-100x32-solved",
+        Config(n=16, population=80, seed=5, **CLASSIC),
+        (100, 32),
+        solved,
+    ),
+    ("dashboard-80x24-solved", Config(n=8, population=40, seed=2, **CLASSIC), (80, 24), solved),
+    (
+        "dashboard-80x24-paused",
+        Config(n=12, population=60, seed=3, **CLASSIC),
+        (80, 24),
+        stepped,
+    ),
+    (
+        "dashboard-100x32-large-board",
+        Config(n=200, population=40, seed=1, stop_when_solved=False),
+        (100, 32),
+        stepped,
+    ),
+]
+"""Name, seeded config, terminal size and how to reach the state to capture."""
+
+
+async def capture(name: str, config: Config, size: tuple[int, int], script: Script) -> Path:
+    """Open the app on ``config``, run ``script``, save ``screenshots/<name>.svg``."""
+    app = QueensApp(config, frozen_clock=True)
+    async with app.run_test(size=size) as pilot:
+        await pilot.pause(0.2)
+        await script(app, pilot)
+        path = Path(app.save_screenshot(f"{name}.svg", path=str(OUT)))
+    return path
+
+
+def main() -> None:
+    """Write every screenshot."""
+    OUT.mkdir(exist_ok=True)
+    for name, config, size, script in SHOTS:
+        path = asyncio.run(capture(name, config, size, script))
+        print(f"wrote {path.relative_to(OUT.parent)}")
+
+
+if __name__ == "__main__":
+    main()
