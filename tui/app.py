@@ -21,7 +21,7 @@ from textual.reactive import var
 from textual.widgets import Footer, Static
 
 from engine import Config, History, Snapshot
-from tui.screens import HelpScreen
+from tui.screens import HelpScreen, RaceScreen, SolutionsScreen
 from tui.screens.help import described
 from tui.widgets import (
     Board,
@@ -115,10 +115,18 @@ class QueensApp(App[None]):
             "Fast",
             key_display="+",
             id="faster",
+            # Out of the footer (still in help) so that 80 columns keep `? Help` and `q Quit`.
+            show=False,
             tooltip="raise the speed limit",
         ),
         Binding(
-            "minus", "slower", "Slow", key_display="-", id="slower", tooltip="lower the speed limit"
+            "minus",
+            "slower",
+            "Slow",
+            key_display="-",
+            id="slower",
+            show=False,
+            tooltip="lower the speed limit",
         ),
         Binding(
             "z",
@@ -129,7 +137,15 @@ class QueensApp(App[None]):
             tooltip="large board: overview / full size (arrows scroll)",
         ),
         Binding(
-            "x", "toggle_x_axis", "X axis", id="x-axis", show=False, tooltip="gens / evaluations"
+            "s",
+            "solutions",
+            "All",
+            id="solutions",
+            tooltip="find every solution for the form's N and seed",
+        ),
+        Binding("x", "race", "Race", id="race", tooltip="the form's GA against a preset"),
+        Binding(
+            "a", "toggle_x_axis", "X axis", id="x-axis", show=False, tooltip="gens / evaluations"
         ),
         Binding("question_mark", "help", "Help", key_display="?", id="help"),
         Binding("q", "quit", "Quit", id="quit"),
@@ -487,7 +503,13 @@ class QueensApp(App[None]):
         return focused is not None and self.form in focused.ancestors
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        """Escape only means something (and is only in the footer) inside the form."""
+        """Escape only means something (and is only in the footer) inside the form.
+
+        On the solutions and race screens the dashboard's keys would act on a run out of
+        sight, so only quitting stays.
+        """
+        if isinstance(self.screen, (SolutionsScreen, RaceScreen)):
+            return action == "quit"
         if action == "leave_form":
             return self._in_form()
         return True
@@ -537,10 +559,41 @@ class QueensApp(App[None]):
         self._plotted = -1
         self._paint_plot()
 
+    def _config_for_screen(self) -> Config | None:
+        """The form's config for another screen, with the main run paused; or say what is wrong."""
+        config = self.form.config()
+        if config is None:
+            self.notify(
+                "\n".join(str(error) for error in self.form.errors[:3]),
+                title="Fix the form first",
+                severity="error",
+            )
+            return None
+        if self.runner.running:
+            # The other screen's engine should not share the machine with a run out of sight.
+            self.runner.pause()
+            self.run_state = "paused"
+            self._repaint(force=True)
+        return config
+
+    def action_solutions(self) -> None:
+        """Open the solutions screen: find every solution for the form's N and seed."""
+        config = self._config_for_screen()
+        if config is not None:
+            self.push_screen(SolutionsScreen(config))
+
+    def action_race(self) -> None:
+        """Open the race screen: the form's GA against a preset, on the same N and seed."""
+        config = self._config_for_screen()
+        if config is not None:
+            self.push_screen(RaceScreen(config, ascii=self.ascii))
+
     def action_help(self) -> None:
         """Show every key, generated from the bindings."""
         sections = [
             ("Everywhere", described(self.BINDINGS)),
             ("Population table", described(PopulationTable.BINDINGS)),
+            ("Solutions screen (s)", described(SolutionsScreen.BINDINGS)),
+            ("Race screen (x)", described(RaceScreen.BINDINGS)),
         ]
         self.push_screen(HelpScreen(sections))

@@ -393,7 +393,7 @@ async def test_the_table_shows_the_top_while_running_and_everyone_when_paused(
         assert fitness == sorted(fitness, reverse=True)
         await pilot.press("space")
         await wait_for(pilot, lambda: table.whole and table.row_count == 200, "the whole view")
-        await pilot.press("t", "s")
+        await pilot.press("t", "o")
         assert table.sort_by == "conflicts"
         conflicts = [table.get_row_at(i)[3] for i in range(table.row_count)]
         assert conflicts == sorted(conflicts)

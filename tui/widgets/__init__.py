@@ -9,6 +9,9 @@ from tui.widgets.fitness_plot import FitnessPlot
 from tui.widgets.fitness_sparks import FitnessSparks
 from tui.widgets.param_form import ParamForm
 from tui.widgets.population_table import PopulationTable
+from tui.widgets.preset_select import PresetSelect
+from tui.widgets.race_runner import RaceRunner
+from tui.widgets.solution_gallery import SolutionGallery
 from tui.widgets.status_line import StatusLine
 
 __all__ = [
@@ -21,5 +24,8 @@ __all__ = [
     "ParamForm",
     "PopulationTable",
     "Position",
+    "PresetSelect",
+    "RaceRunner",
+    "SolutionGallery",
     "StatusLine",
 ]

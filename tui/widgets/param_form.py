@@ -23,6 +23,8 @@ from textual.widget import Widget
 from textual.widgets import Input, Label, Select, Static
 
 from engine import FIELDS, Config, ConfigError
+from engine.config import parse_field
+from tui.widgets.preset_select import PresetSelect, preset_choice
 
 BOOL_FIELDS: Final = tuple(name for name, spec in FIELDS.items() if isinstance(spec.default, bool))
 """Yes/no fields: a select of ``true``/``false``, whose text reads the same in any colours."""
@@ -106,7 +108,10 @@ class ParamForm(VerticalScroll):
         """Every problem with the current values (empty: a run can start)."""
 
     def compose(self) -> ComposeResult:
-        """A labelled row per config field, then the errors and the focused field's help."""
+        """The preset select, a labelled row per config field, the errors and the field's help."""
+        with Horizontal(classes="field", id="row-preset"):
+            yield Label("preset")
+            yield PresetSelect(id="field-preset")
         for name, spec in FIELDS.items():
             value = getattr(self.initial, name)
             with Horizontal(classes="field", id=f"row-{name}"):
@@ -158,6 +163,33 @@ class ParamForm(VerticalScroll):
         elif isinstance(widget, Select):
             widget.value = str(value).lower() if name in BOOL_FIELDS else value
         self.revalidate()
+
+    def fill(self, config: Config) -> None:
+        """Put every field of a config in the form (as if typed) and revalidate once."""
+        for name in FIELDS:
+            widget = self.field_widget(name)
+            value = getattr(config, name)
+            if isinstance(widget, Input):
+                widget.value = field_text(value)
+            elif isinstance(widget, Select):
+                widget.value = str(value).lower() if name in BOOL_FIELDS else value
+        self.revalidate()
+
+    def _typed(self, name: str) -> Any:
+        """A field's value as the engine reads it, or ``None`` if it does not parse."""
+        try:
+            return parse_field(name, self.values()[name])
+        except ConfigError:
+            return None
+
+    @on(PresetSelect.Chosen)
+    def _preset_chosen(self, message: PresetSelect.Chosen) -> None:
+        """Fill the form from a preset at the form's N (or the preset's own) and seed."""
+        message.stop()
+        choice = preset_choice(message.name, self._typed("n"), self._typed("seed"))
+        self.fill(choice.config)
+        if choice.note is not None:
+            self.notify(choice.note, title="N changed", severity="warning", timeout=6)
 
     def config(self) -> Config | None:
         """The config the form describes, or ``None`` while it is invalid."""
@@ -212,6 +244,11 @@ class ParamForm(VerticalScroll):
         """Show the help of the focused field."""
         widget_id = event.widget.id or ""
         name = widget_id.removeprefix("field-")
+        if name == "preset":
+            self.query_one("#form-help", Static).update(
+                "preset: fill every field from a published GA (the seed is kept); "
+                "edit any field afterwards"
+            )
         if name in FIELDS:
             help_text = FIELDS[name].metadata["help"]
             self.query_one("#form-help", Static).update(f"{dashed(name)}: {help_text}")

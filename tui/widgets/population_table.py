@@ -54,7 +54,7 @@ class PopulationTable(DataTable[object]):
             show=False,
             tooltip="show the individual on the board, with its conflicts",
         ),
-        Binding("s", "cycle_sort", "Sort", id="sort", show=False, tooltip="by fitness/conflicts/#"),
+        Binding("o", "cycle_sort", "Sort", id="sort", show=False, tooltip="by fitness/conflicts/#"),
     ]
 
     @dataclass

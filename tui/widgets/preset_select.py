@@ -17,7 +17,7 @@ from textual.widgets import Select
 from engine import Config
 from engine.presets import PRESETS
 
-PROMPT: Final = "preset: choose to fill the form"
+PROMPT: Final = "choose"
 """What the select shows before a choice (and after the user edited the form)."""
 
 
@@ -89,6 +89,12 @@ class PresetSelect(Select[str]):
     DEFAULT_CSS = """
     PresetSelect {
         width: 1fr;
+    }
+    /* The list is wider than the form, one preset a line, so the summaries can be read. */
+    PresetSelect > SelectOverlay {
+        width: 78;
+        text-wrap: nowrap;
+        text-overflow: ellipsis;
     }
     """
 
