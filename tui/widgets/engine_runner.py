@@ -7,7 +7,6 @@ is paced (flat out, slow motion, one step at a time) the same config and seed gi
 
 from __future__ import annotations
 
-import threading
 import time
 from dataclasses import dataclass
 from typing import Final
@@ -17,6 +16,7 @@ from textual.widget import Widget
 from textual.worker import Worker, get_current_worker
 
 from engine import Config, GeneticAlgorithm, Snapshot
+from tui.run_gate import RunGate
 
 SPEED_LIMITS: Final[tuple[float | None, ...]] = (1.0, 5.0, 20.0, 100.0, None)
 """Generations per second the `+`/`-` keys choose from; ``None`` is unlimited."""
@@ -72,10 +72,7 @@ class EngineRunner(Widget):
         """Counts runs, so that messages from a replaced run can be told apart."""
         self.speed_index = speed_index
         """Index into :data:`SPEED_LIMITS`."""
-        self._condition = threading.Condition()
-        self._running = False
-        self._pending_steps = 0
-        self._cancelled = False
+        self._gate = RunGate()
         self._worker: Worker[None] | None = None
 
     @property
@@ -86,7 +83,7 @@ class EngineRunner(Widget):
     @property
     def running(self) -> bool:
         """Whether the run is stepping on its own."""
-        return self._running
+        return self._gate.running
 
     def start(self, config: Config, *, run: bool) -> GeneticAlgorithm:
         """Replace the current run with a new one.
@@ -105,10 +102,7 @@ class EngineRunner(Widget):
         algorithm = GeneticAlgorithm(config)
         self.run_id += 1
         self.algorithm = algorithm
-        with self._condition:
-            self._cancelled = False
-            self._running = run
-            self._pending_steps = 0
+        self._gate.reset(run=run)
         self._worker = self.run_worker(
             lambda: self._drive(algorithm, self.run_id),
             name=f"engine-run-{self.run_id}",
@@ -124,39 +118,28 @@ class EngineRunner(Widget):
 
     def stop(self) -> None:
         """Let the current worker finish its generation and end."""
-        with self._condition:
-            self._cancelled = True
-            self._running = False
-            self._condition.notify_all()
+        self._gate.cancel()
         if self._worker is not None:
             self._worker.cancel()
             self._worker = None
 
     def resume(self) -> None:
         """Step on its own, at the speed limit."""
-        self._set_running(True)
+        self._gate.set_running(True)
 
     def pause(self) -> None:
         """Stop after the generation being computed."""
-        self._set_running(False)
+        self._gate.set_running(False)
 
     def step_once(self) -> None:
         """Pause, then compute exactly one more generation."""
-        with self._condition:
-            self._running = False
-            self._pending_steps += 1
-            self._condition.notify_all()
+        self._gate.request_step()
 
     def set_speed(self, index: int) -> None:
         """Choose a speed limit from :data:`SPEED_LIMITS` (clamped)."""
-        with self._condition:
+        with self._gate.condition:
             self.speed_index = max(0, min(len(SPEED_LIMITS) - 1, index))
-            self._condition.notify_all()
-
-    def _set_running(self, running: bool) -> None:
-        with self._condition:
-            self._running = running
-            self._condition.notify_all()
+            self._gate.condition.notify_all()
 
     def _drive(self, algorithm: GeneticAlgorithm, run_id: int) -> None:
         """The worker: step while allowed, at the speed limit, and report."""
@@ -166,32 +149,29 @@ class EngineRunner(Widget):
         next_due = time.monotonic()
         try:
             while True:
-                with self._condition:
-                    while not (self._cancelled or self._running or self._pending_steps):
+                with self._gate.condition:
+                    while self._gate.idle():
                         latest = algorithm.snapshot
-                        if latest.generation != posted and not self._cancelled:
+                        if latest.generation != posted and not self._gate.cancelled:
                             # Paused between two throttled reports: show where it stopped.
                             posted = latest.generation
                             self.post_message(self.Progress(run_id, latest))
                         # Wake now and then: a worker cancelled by the app's exit must notice.
-                        self._condition.wait(0.25)
+                        self._gate.condition.wait(0.25)
                         if worker.is_cancelled:
                             return
-                    if self._cancelled or worker.is_cancelled:
+                    if self._gate.cancelled or worker.is_cancelled:
                         return
-                    single = not self._running
-                    if single:
-                        self._pending_steps -= 1
+                    single = self._gate.take_turn()
                     limit = SPEED_LIMITS[self.speed_index]
                     if not single and limit is not None:
                         # Slow motion: wait for the next tick, but wake at once on a key.
                         delay = next_due - time.monotonic()
                         if delay > 0:
-                            self._condition.wait(delay)
+                            self._gate.condition.wait(delay)
                             continue
                 if not algorithm.has_next():
-                    with self._condition:
-                        self._running = False
+                    self._gate.halt()
                     self.post_message(self.Finished(run_id, algorithm.snapshot))
                     return
                 started = time.monotonic()
@@ -201,14 +181,12 @@ class EngineRunner(Widget):
                 # Steady ticks while running; after a pause the clock starts again from now.
                 next_due = max(next_due, started) + (1.0 / limit if limit else 0.0)
                 if snapshot.finished:
-                    with self._condition:
-                        self._running = False
+                    self._gate.halt()
                     self.post_message(self.Finished(run_id, snapshot))
                     return
                 if single or now - last_post >= PROGRESS_INTERVAL:
                     last_post, posted = now, snapshot.generation
                     self.post_message(self.Progress(run_id, snapshot))
         except Exception as error:
-            with self._condition:
-                self._running = False
+            self._gate.halt()
             self.post_message(self.Failed(run_id, f"{type(error).__name__}: {error}"))

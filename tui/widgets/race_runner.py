@@ -7,7 +7,6 @@ rule fired sits out; the race ends when both have.
 
 from __future__ import annotations
 
-import threading
 import time
 from dataclasses import dataclass
 from typing import Final
@@ -17,6 +16,7 @@ from textual.widget import Widget
 from textual.worker import Worker, get_current_worker
 
 from engine import Config, GeneticAlgorithm, Snapshot
+from tui.run_gate import RunGate
 
 PROGRESS_INTERVAL: Final = 1 / 40
 """Seconds between progress messages while racing (see the engine runner's)."""
@@ -68,16 +68,13 @@ class RaceRunner(Widget):
         """The two runs of the current race (``None`` before the first)."""
         self.run_id = 0
         """Counts races, so that messages from a replaced race can be told apart."""
-        self._condition = threading.Condition()
-        self._running = False
-        self._pending_steps = 0
-        self._cancelled = False
+        self._gate = RunGate()
         self._worker: Worker[None] | None = None
 
     @property
     def running(self) -> bool:
         """Whether the race is stepping on its own."""
-        return self._running
+        return self._gate.running
 
     def start(self, first: Config, second: Config, *, run: bool) -> Pair:
         """Replace the race with a new one.
@@ -97,10 +94,7 @@ class RaceRunner(Widget):
         algorithms = (GeneticAlgorithm(first), GeneticAlgorithm(second))
         self.run_id += 1
         self.algorithms = algorithms
-        with self._condition:
-            self._cancelled = False
-            self._running = run
-            self._pending_steps = 0
+        self._gate.reset(run=run)
         run_id = self.run_id
         self._worker = self.run_worker(
             lambda: self._drive(algorithms, run_id),
@@ -117,33 +111,22 @@ class RaceRunner(Widget):
 
     def stop(self) -> None:
         """Let the worker finish its turn and end."""
-        with self._condition:
-            self._cancelled = True
-            self._running = False
-            self._condition.notify_all()
+        self._gate.cancel()
         if self._worker is not None:
             self._worker.cancel()
             self._worker = None
 
     def resume(self) -> None:
         """Step on its own, as fast as the engines go."""
-        self._set_running(True)
+        self._gate.set_running(True)
 
     def pause(self) -> None:
         """Stop after the turn being computed."""
-        self._set_running(False)
+        self._gate.set_running(False)
 
     def step_once(self) -> None:
         """Pause, then compute exactly one more turn: a generation of each side still going."""
-        with self._condition:
-            self._running = False
-            self._pending_steps += 1
-            self._condition.notify_all()
-
-    def _set_running(self, running: bool) -> None:
-        with self._condition:
-            self._running = running
-            self._condition.notify_all()
+        self._gate.request_step()
 
     def _drive(self, algorithms: tuple[GeneticAlgorithm, GeneticAlgorithm], run_id: int) -> None:
         """The worker: a turn at a time while allowed, and report."""
@@ -153,28 +136,25 @@ class RaceRunner(Widget):
         posted = (-1, -1)
         try:
             while True:
-                with self._condition:
-                    while not (self._cancelled or self._running or self._pending_steps):
+                with self._gate.condition:
+                    while self._gate.idle():
                         latest = (first.snapshot, second.snapshot)
                         if (latest[0].generation, latest[1].generation) != posted:
                             # Paused between two throttled reports: show where it stopped.
                             posted = (latest[0].generation, latest[1].generation)
                             self.post_message(self.Progress(run_id, latest))
-                        self._condition.wait(0.25)
+                        self._gate.condition.wait(0.25)
                         if worker.is_cancelled:
                             return
-                    if self._cancelled or worker.is_cancelled:
+                    if self._gate.cancelled or worker.is_cancelled:
                         return
-                    single = not self._running
-                    if single:
-                        self._pending_steps -= 1
+                    single = self._gate.take_turn()
                 for algorithm in algorithms:
                     if algorithm.has_next():
                         algorithm.step()
                 pair = (first.snapshot, second.snapshot)
                 if not (first.has_next() or second.has_next()):
-                    with self._condition:
-                        self._running = False
+                    self._gate.halt()
                     self.post_message(self.Finished(run_id, pair))
                     return
                 now = time.monotonic()
@@ -183,6 +163,5 @@ class RaceRunner(Widget):
                     posted = (pair[0].generation, pair[1].generation)
                     self.post_message(self.Progress(run_id, pair))
         except Exception as error:
-            with self._condition:
-                self._running = False
+            self._gate.halt()
             self.post_message(self.Failed(run_id, f"{type(error).__name__}: {error}"))
