@@ -1,0 +1,13 @@
+"""The subcommands of ``queens``, one module each.
+
+Each module has ``add_parser(commands)``, which adds its subparser and sets ``handler`` to a
+function ``(args) -> exit code``. Heavy imports (Textual, Rich, the run store, Dask) happen
+inside the handlers, so that ``queens solve`` starts fast.
+"""
+
+from __future__ import annotations
+
+from tui.commands import compare, dashboard, presets, serve, solutions, solve
+
+COMMANDS: tuple = (solve, dashboard, presets, solutions, compare, serve)  # type: ignore[type-arg]
+"""Modules in the order ``queens --help`` lists them."""

@@ -1,0 +1,30 @@
+"""``queens tui`` (and ``queens`` alone): open the dashboard."""
+
+from __future__ import annotations
+
+import argparse
+
+from engine import Config
+from tui.config_flags import add_config_flags, config_from_args
+from tui.exit_codes import EXIT_SOLVED
+
+
+def add_parser(commands: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    """Add ``tui`` to the ``queens`` subcommands."""
+    parser = commands.add_parser("tui", help="open the dashboard with the form prefilled")
+    parser.add_argument("--ascii", action="store_true", help="draw queens as Q, not ♛")
+    add_config_flags(parser)
+    parser.set_defaults(handler=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Handle ``queens tui``."""
+    return dashboard(config_from_args(args), args.ascii)
+
+
+def dashboard(config: Config | None, ascii_board: bool) -> int:
+    """Open the dashboard (``config`` prefills the form; ``None``: the defaults)."""
+    from tui.app import QueensApp
+
+    QueensApp(config=config, ascii=ascii_board).run()
+    return EXIT_SOLVED
