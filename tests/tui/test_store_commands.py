@@ -171,17 +171,28 @@ def test_a_truncated_store_exits_2(store_file: Path, capsys: pytest.CaptureFixtu
 def test_a_store_on_a_read_only_path_exits_2(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    from tui.store_access import reporting_store_errors
-
     monkeypatch.setenv("QUEENS_STORE", "/proc/queens-runs.sqlite3")
+    code, out, err = command(capsys, "solve", "--record", "--n", "6", "--seed", "1")
+    assert code == 2 and out == ""
+    assert "cannot" in err and "/proc/queens-runs.sqlite3" in err
 
-    def record(_: object) -> int:
-        return solve_recorded(CONFIG, True, None, None)
 
-    code = reporting_store_errors(record)(None)
-    captured = capsys.readouterr()
-    assert code == 2 and captured.out == ""
-    assert "cannot" in captured.err and "/proc/queens-runs.sqlite3" in captured.err
+def test_solve_record_json_gains_the_run_id(
+    store_file: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, out, _ = command(capsys, "solve", "--record", "--json", "--n", "12", "--seed", "4")
+    document = json.loads(out)
+    expected = GeneticAlgorithm(Config(n=12, seed=4)).run()
+    assert code == 0 and document["genome"] == [int(g) for g in expected.best]
+    other = tmp_path / "other.sqlite3"
+    code, out, _ = command(
+        capsys, "solve", "--record", "--store", str(other), "--preset", "sheppard", "--seed", "1"
+    )
+    assert code == 0 and "recorded as run 1" in out
+    _, listed, _ = command(capsys, "runs", "--json", "--store", str(other))
+    assert [line["summary"] for line in json.loads(listed)] == ["sheppard"]
+    _, listed, _ = command(capsys, "runs", "--json")
+    assert [line["id"] for line in json.loads(listed)] == [document["run_id"]]
 
 
 def test_a_failed_resume_leaves_the_store_as_it_was(
