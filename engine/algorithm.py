@@ -16,10 +16,13 @@ from typing import Any
 import numpy as np
 
 from engine.config import Config
+from engine.conflicts import BoardLines
 from engine.crossover import CROSSOVERS
 from engine.diversity import column_entropy, unique_fraction
 from engine.encodings import ENCODINGS, GENE_DTYPE, Genomes
 from engine.fitness import FITNESS_SHAPES, FloatArray, IntArray, Scored, evaluate, score_lines
+from engine.greedy_start import initial_population
+from engine.local_search import LocalSearchSettings, improve_children
 from engine.mutation import COUNTED_MUTATIONS, MUTATIONS, MutationSettings
 from engine.selection import SELECTIONS
 from engine.snapshot import GenerationStats, History, Snapshot, read_only
@@ -75,7 +78,7 @@ class GeneticAlgorithm:
         self._bind(config)
         self._elapsed = 0.0
         started = time.perf_counter()
-        population = self.encoding.random_population(config.population, config.n, self.rng)
+        population = initial_population(config, self.encoding, self.rng)
         scored = evaluate(population, config.n, self.encoding, self.shape)
         self._seen: HashArray = np.empty(0, dtype=np.uint64)
         if config.unique:
@@ -105,6 +108,9 @@ class GeneticAlgorithm:
             encoding=self.encoding,
             gene_rate=config.shuffle_gene_rate,
             candidates=config.candidates,
+        )
+        self._local_search = LocalSearchSettings(
+            moves=config.local_search, candidates=config.local_search_candidates
         )
 
     @property
@@ -174,22 +180,24 @@ class GeneticAlgorithm:
         """This generation's children, mutated, filtered for uniqueness and evaluated."""
         config = self.config
         children = self._cross(population, fitness)
+        lines: BoardLines | None = None
         if config.fallback and not self._mutating:
-            scored = None  # a crossover generation of Sheppard's: no mutation
+            pass  # a crossover generation of Sheppard's: no mutation
         elif (counted := COUNTED_MUTATIONS.get(config.mutation)) and not config.unique:
             children, lines = counted(children, self.rng, self._mutation_settings)
-            scored = score_lines(children, lines, config.n, self.encoding, self.shape)
         else:
             children = MUTATIONS[config.mutation](children, self.rng, self._mutation_settings)
-            scored = None
+        if config.local_search:
+            children, lines = improve_children(children, self.rng, self._local_search, lines)
         if config.unique:
             hashes = row_hashes(children)
             fresh = unseen(hashes, self._seen)
             children = children[fresh]
             self._seen = remember(self._seen, hashes[fresh])
-        if scored is None:
-            scored = evaluate(children, config.n, self.encoding, self.shape)
-        return children, scored
+            lines = None
+        if lines is None:
+            return children, evaluate(children, config.n, self.encoding, self.shape)
+        return children, score_lines(children, lines, config.n, self.encoding, self.shape)
 
     def _cross(self, population: Genomes, fitness: FloatArray) -> Genomes:
         """Selection and crossover: this generation's children, before mutation.
