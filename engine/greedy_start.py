@@ -6,7 +6,7 @@ program places the queens column by column, each on a random unused row whose tw
 are still empty, with a few random tries per column; the columns that find none take the
 rows left over.
 
-Here every open column of every individual tries at once, in rounds. In a round each open
+Here every open column of an individual tries at once, in rounds. In a round each open
 column draws a few random unused rows and keeps the first whose two diagonals are empty; when
 two columns of the round want the same row or diagonal, the leftmost wins, so the result is
 one that column-by-column placement could have produced. Early rounds, when most rows fit,
@@ -65,50 +65,61 @@ def greedy_population(size: int, n: int, rng: np.random.Generator) -> Genomes:
     genomes = np.empty((size, n), dtype=GENE_DTYPE)
     if size == 0 or n == 0:
         return genomes
-    diagonals = 2 * n - 1
-    down = np.zeros(size * diagonals, dtype=bool)
-    up = np.zeros(size * diagonals, dtype=bool)
-    # Open columns and unused rows as flat ``individual * n + index`` lists, sorted by
-    # individual; every individual has as many of one as of the other.
-    columns = np.arange(size * n, dtype=np.int64)
-    rows = columns.copy()
-    row_owner = unclaimed(size * n)
-    down_owner, up_owner = unclaimed(size * diagonals), unclaimed(size * diagonals)
+    # One individual after the other: the scratch arrays are O(N), reused, whatever P is.
+    scratch = (unclaimed(n), unclaimed(2 * n - 1), unclaimed(2 * n - 1))
+    for individual in range(size):
+        genomes[individual] = greedy_permutation(n, rng, scratch)
+    return genomes
+
+
+def greedy_permutation(
+    n: int, rng: np.random.Generator, scratch: tuple[IntArray, IntArray, IntArray] | None = None
+) -> Genomes:
+    """One greedy permutation of ``0..n-1`` (see the module's docstring).
+
+    Args:
+        n: The board size.
+        rng: The run's random generator.
+        scratch: Owner arrays for rows and both diagonals (from :func:`unclaimed`), reused
+            across calls; made here when not given.
+    """
+    row_owner, down_owner, up_owner = scratch or (
+        unclaimed(n),
+        unclaimed(2 * n - 1),
+        unclaimed(2 * n - 1),
+    )
+    genome = np.empty(n, dtype=GENE_DTYPE)
+    down = np.zeros(2 * n - 1, dtype=bool)
+    up = np.zeros(2 * n - 1, dtype=bool)
+    columns = np.arange(n, dtype=np.int64)  # the open columns, in order
+    rows = columns.copy()  # the unused rows
     for round_number in range(ROUNDS):
         tries = int(min(MOST_TRIES, 2**round_number, max(1, TRIES_PER_ROUND // columns.size)))
-        individual = columns // n
-        unused = np.bincount(rows // n, minlength=size)
-        start = np.cumsum(unused) - unused
-        draw = rng.random((columns.size, tries)) * unused[individual][:, None]
-        candidate = rows[start[individual][:, None] + draw.astype(np.int64)] % n
-        column = (columns % n)[:, None]
-        base = (individual * diagonals)[:, None]
-        down_cell = base + candidate - column + (n - 1)
-        up_cell = base + candidate + column
-        free = ~down[down_cell] & ~up[up_cell]
+        draw = (rng.random((columns.size, tries)) * rows.size).astype(np.int64)
+        candidate = rows[draw]
+        column = columns[:, None]
+        down_line = candidate - column + (n - 1)
+        up_line = candidate + column
+        free = ~down[down_line] & ~up[up_line]
         fits = np.flatnonzero(free.any(axis=1))
         first_free = np.argmax(free[fits], axis=1)
         row = candidate[fits, first_free]
-        row_key = individual[fits] * n + row
-        down_key, up_key = down_cell[fits, first_free], up_cell[fits, first_free]
-        won = first_claims((row_key, row_owner), (down_key, down_owner), (up_key, up_owner))
-        placed = fits[won]
+        down_key, up_key = down_line[fits, first_free], up_line[fits, first_free]
+        won = first_claims((row, row_owner), (down_key, down_owner), (up_key, up_owner))
         down[down_key[won]] = True
         up[up_key[won]] = True
-        genomes.ravel()[columns[placed]] = row[won]
-        used = np.zeros(size * n, dtype=bool)
-        used[row_key[won]] = True
+        placed = fits[won]
+        genome[columns[placed]] = row[won]
+        used = np.zeros(n, dtype=bool)
+        used[row[won]] = True
         rows = rows[~used[rows]]
         still_open = np.ones(columns.size, dtype=bool)
         still_open[placed] = False
         columns = columns[still_open]
         if columns.size == 0:
-            return genomes
-    shuffled = rows[rng.permutation(rows.size)]
-    # A stable sort by individual keeps the random order inside each individual.
-    shuffled = shuffled[np.argsort(shuffled // n, kind="stable")]
-    genomes.ravel()[columns] = shuffled % n
-    return genomes
+            return genome
+    genome[columns] = rng.permutation(rows)
+    return genome
 
 
 def unclaimed(domain: int) -> IntArray:

@@ -28,7 +28,7 @@ from typing import Final
 import numpy as np
 import numpy.typing as npt
 
-from engine.conflicts import BoardLines, board_lines
+from engine.conflicts import BoardLines, board_lines, with_known_conflicts
 from engine.encodings import PERMUTATION, Genomes, random_integers
 from engine.greedy_start import first_claims, unclaimed
 
@@ -118,12 +118,8 @@ def local_search(
         np.add.at(made, queens // n, 1)
         queue = np.unique(np.concatenate([queue, queens, (queens // n) * n + partners]))
     cells = (search.down_cells.reshape(count, n), search.up_cells.reshape(count, n))
-    return Improved(
-        result,
-        BoardLines(cells=cells, occupancy=(search.down, search.up), sizes=lines.sizes),
-        conflicts,
-        made,
-    )
+    counted = BoardLines(cells=cells, occupancy=(search.down, search.up), sizes=lines.sizes)
+    return Improved(result, with_known_conflicts(counted, conflicts.copy()), conflicts, made)
 
 
 def improve_children(
