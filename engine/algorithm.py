@@ -18,10 +18,13 @@ import numpy as np
 
 from engine.checkpoint import Checkpoint, CheckpointError, read_checkpoint, state_digest
 from engine.config import Config
+from engine.conflicts import BoardLines
 from engine.crossover import CROSSOVERS
 from engine.diversity import column_entropy, unique_fraction
 from engine.encodings import ENCODINGS, Genomes
 from engine.fitness import FITNESS_SHAPES, FloatArray, IntArray, Scored, evaluate, score_lines
+from engine.greedy_start import initial_population
+from engine.local_search import LocalSearchSettings, improve_children
 from engine.mutation import COUNTED_MUTATIONS, MUTATIONS, MutationSettings
 from engine.selection import SELECTIONS
 from engine.snapshot import GenerationStats, History, Snapshot, read_only
@@ -79,7 +82,7 @@ class GeneticAlgorithm:
         self._bind(config, history_limit)
         self._elapsed = 0.0
         started = time.perf_counter()
-        population = self.encoding.random_population(config.population, config.n, self.rng)
+        population = initial_population(config, self.encoding, self.rng)
         scored = evaluate(population, config.n, self.encoding, self.shape)
         self._seen = HashSet(row_hashes(population) if config.unique else None)
         self._generation = 0
@@ -107,6 +110,9 @@ class GeneticAlgorithm:
             encoding=self.encoding,
             gene_rate=config.shuffle_gene_rate,
             candidates=config.candidates,
+        )
+        self._local_search = LocalSearchSettings(
+            moves=config.local_search, candidates=config.local_search_candidates
         )
 
     @property
@@ -176,19 +182,21 @@ class GeneticAlgorithm:
         """This generation's children, mutated, filtered for uniqueness and evaluated."""
         config = self.config
         children = self._cross(population, fitness)
+        lines: BoardLines | None = None
         if config.fallback and not self._mutating:
-            scored = None  # a crossover generation of Sheppard's: no mutation
+            pass  # a crossover generation of Sheppard's: no mutation
         elif (counted := COUNTED_MUTATIONS.get(config.mutation)) and not config.unique:
             children, lines = counted(children, self.rng, self._mutation_settings)
-            scored = score_lines(children, lines, config.n, self.encoding, self.shape)
         else:
             children = MUTATIONS[config.mutation](children, self.rng, self._mutation_settings)
-            scored = None
+        if config.local_search:
+            children, lines = improve_children(children, self.rng, self._local_search, lines)
         if config.unique:
             children = children[self._seen.remember(row_hashes(children))]
-        if scored is None:
-            scored = evaluate(children, config.n, self.encoding, self.shape)
-        return children, scored
+            lines = None
+        if lines is None:
+            return children, evaluate(children, config.n, self.encoding, self.shape)
+        return children, score_lines(children, lines, config.n, self.encoding, self.shape)
 
     def _cross(self, population: Genomes, fitness: FloatArray) -> Genomes:
         """Selection and crossover: this generation's children, before mutation.
