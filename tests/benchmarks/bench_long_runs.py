@@ -13,6 +13,8 @@ import argparse
 import time
 import tracemalloc
 
+import numpy as np
+
 from engine import Config, GeneticAlgorithm
 from engine.snapshot import History
 from engine.uniqueness import BoolArray, HashArray, HashSet
@@ -56,6 +58,20 @@ def speeds(n: int, points: list[int], unique: bool) -> list[tuple[float, float, 
     return results
 
 
+def seen_set_microseconds(sizes: list[int], batches: int = 200) -> list[float]:
+    """Microseconds to check and add one generation's 40 children, by hashes remembered."""
+    rng = np.random.default_rng(0)
+    results = []
+    for size in sizes:
+        table = HashSet(rng.integers(0, 2**64, size=size, dtype=np.uint64))
+        children = [rng.integers(0, 2**64, size=40, dtype=np.uint64) for _ in range(batches)]
+        started = time.perf_counter()
+        for hashes in children:
+            table.remember(hashes)
+        results.append(1e6 * (time.perf_counter() - started) / batches)
+    return results
+
+
 def history_bytes_per_generation(generations: int) -> float:
     """Bytes a history holds per generation of a real run (N = 8), measured by tracemalloc."""
     algorithm = GeneticAlgorithm(Config(n=8, stop_when_solved=False, seed=2))
@@ -87,6 +103,12 @@ def main() -> None:
             f"(seen set {seen_us:6.1f} us/gen, {seen:>9,} genomes remembered); "
             f"without --unique {plain_rate:6,.0f} gen/s"
         )
+    sizes = [10_000, 200_000, 2_000_000]
+    costs = ", ".join(
+        f"{cost:,.0f} us with {size:,} remembered"
+        for size, cost in zip(sizes, seen_set_microseconds(sizes), strict=True)
+    )
+    print(f"seen set alone, 40 children a generation: {costs}")
     per_generation = history_bytes_per_generation(args.history_generations)
     print(
         f"history: {per_generation:,.1f} bytes per generation "
