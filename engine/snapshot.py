@@ -220,7 +220,10 @@ class History:
         """
         count = self._count
         held = count if self.limit is None else min(count, self.limit)
-        position = range(count - held, count)[index]  # raises IndexError like a list
+        try:
+            position = range(count - held, count)[index]
+        except IndexError:
+            raise IndexError(f"history: no row at index {index} ({held} held)") from None
         chunks, starts = self._chunks, self._chunk_starts
         chunk_index = int(np.searchsorted(starts, position, side="right")) - 1
         stored = chunks[chunk_index][position - starts[chunk_index]]
