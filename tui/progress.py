@@ -17,7 +17,6 @@ import dataclasses
 import secrets
 import signal
 import sys
-import threading
 import time
 from types import FrameType, TracebackType
 from typing import Final
@@ -91,12 +90,7 @@ class GenerationDeadline:
         self.passed = False
 
     def _usable(self) -> bool:
-        return (
-            self._remaining is not None
-            and self._remaining > 0
-            and hasattr(signal, "setitimer")
-            and threading.current_thread() is threading.main_thread()
-        )
+        return self._remaining is not None and self._remaining > 0 and hasattr(signal, "setitimer")
 
     def _on_alarm(self, signum: int, frame: FrameType | None) -> None:
         if self._armed:
@@ -105,7 +99,10 @@ class GenerationDeadline:
     def __enter__(self) -> GenerationDeadline:
         if self._usable():
             assert self._remaining is not None
-            self._previous = signal.signal(signal.SIGALRM, self._on_alarm)
+            try:
+                self._previous = signal.signal(signal.SIGALRM, self._on_alarm)
+            except ValueError:  # not the main thread: only it can handle signals
+                return self
             self._armed = True
             signal.setitimer(signal.ITIMER_REAL, self._remaining)
         return self
