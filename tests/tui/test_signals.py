@@ -146,3 +146,40 @@ def test_interrupted_solutions_json_prints_what_was_found(signum: int, code: int
     assert document["found"] == len(document["solutions"])
     for board in document["solutions"]:
         assert sorted(board) == list(range(14))
+
+
+def test_sigterm_closes_the_dashboard_and_restores_the_terminal() -> None:
+    import os
+    import pty
+    import select
+
+    pid, terminal = pty.fork()
+    if pid == 0:  # the child: the dashboard on a pseudo-terminal
+        os.environ["TERM"] = "xterm-256color"
+        command = queens_script()
+        os.execv(command[0], command)
+    screen = b""
+
+    def read_for(seconds: float, until: bytes | None = None) -> None:
+        nonlocal screen
+        deadline = time.monotonic() + seconds
+        while time.monotonic() < deadline and not (until and until in screen):
+            ready, _, _ = select.select([terminal], [], [], 0.1)
+            if ready:
+                try:
+                    screen += os.read(terminal, 65536)
+                except OSError:  # the child closed the terminal
+                    return
+
+    read_for(60.0, until=b"Quit")  # the footer: the dashboard is drawn
+    assert b"Quit" in screen
+    drawn = len(screen)
+    os.kill(pid, signal.SIGTERM)
+    read_for(20.0)  # to the end: the child closes the terminal when it exits
+    _, status = os.waitpid(pid, 0)
+    after = screen[drawn:]
+    assert os.waitstatus_to_exitcode(status) == 143
+    assert b"Traceback" not in after
+    assert b"\x1b[?1049l" in after  # left the alternate screen
+    assert b"\x1b[?25h" in after  # cursor shown again
+    assert after.endswith(b"queens: terminated\r\n")
