@@ -19,6 +19,7 @@ from tui.progress import (
     warn_when_first_population_overruns,
     with_seed,
 )
+from tui.store_access import add_record_flags, solve_recorded
 
 BOARD_PRINT_LIMIT: Final = 40
 """Boards up to this N are drawn in the human summary."""
@@ -46,12 +47,15 @@ def add_parser(commands: argparse._SubParsersAction) -> None:  # type: ignore[ty
         "(Ctrl+C), 143 terminated (SIGTERM), 141 when the reader of stdout goes away early.",
     )
     parser.add_argument("--json", action="store_true", help="print one JSON document on stdout")
+    add_record_flags(parser)
     add_config_flags(parser)
     parser.set_defaults(handler=run)
 
 
 def run(args: argparse.Namespace) -> int:
     """Handle ``queens solve``."""
+    if args.record:
+        return solve_recorded(config_from_args(args), args)
     return solve(config_from_args(args), args.json)
 
 
