@@ -159,7 +159,8 @@ class Recorder:
         self._last_keyframe = snapshot.generation
 
     def flush(self, *, keyframe: bool = True) -> None:
-        """Commit now (a pause); with ``keyframe``, keep the current generation's state too."""
+        """Commit now (a pause); with ``keyframe``, keep the current generation's state too
+        (only from the thread that steps the run, or once it has stopped stepping)."""
         with self._lock:
             if self._closed:
                 return
@@ -167,17 +168,19 @@ class Recorder:
                 self._take_keyframe(self._algorithm.snapshot)
             self._commit()
 
-    def close(self, status: str | None = None) -> None:
+    def close(self, status: str | None = None, *, keyframe: bool = True) -> None:
         """Commit everything and end the run's record.
 
         Args:
             status: ``finished`` or ``interrupted``; by default ``finished`` when a stop rule
                 fired, else ``interrupted``.
+            keyframe: Keep the last state as a keyframe (only from the thread that steps the
+                run, or once it has stopped stepping).
         """
         with self._lock:
             if self._closed:
                 return
-            self.flush()
+            self.flush(keyframe=keyframe)
             final = self._algorithm.snapshot
             if status is None:
                 status = "finished" if final.stop_reason is not None else "interrupted"
