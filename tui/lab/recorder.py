@@ -31,6 +31,12 @@ KEYFRAME_BUDGET: Final = 64 * 2**20
 """Bytes of keyframes a run may keep."""
 FIRST_SPACING: Final = 16
 """Generations between two keyframes at the start of a run."""
+KEYFRAME_SHARE: Final = 0.03
+"""Keyframes may cost this share of the run's computing time: when one costs more than that
+share of the generations since the last, the spacing doubles (a fast run keyframes less
+often in generations, about as often in seconds)."""
+MAX_TIMED_SPACING: Final = 1024
+"""The spacing the cost rule may reach (the budget rule alone may go further)."""
 
 
 def engine_version() -> str:
@@ -60,6 +66,8 @@ class Recorder:
         budget: Bytes of keyframes the run may keep.
         spacing: Generations between two keyframes to begin with (a new run only).
         commit_interval: Seconds between two commits at most.
+        keyframe_share: The share of computing time keyframes may cost before the spacing
+            doubles (``None``: the spacing follows the budget only, as tests want).
         clock: Monotonic seconds (tests pass a fake one).
     """
 
@@ -73,6 +81,7 @@ class Recorder:
         budget: int = KEYFRAME_BUDGET,
         spacing: int = FIRST_SPACING,
         commit_interval: float = COMMIT_INTERVAL,
+        keyframe_share: float | None = KEYFRAME_SHARE,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
         if spacing < 1:
@@ -81,6 +90,7 @@ class Recorder:
         self._algorithm = algorithm
         self._budget = budget
         self._interval = commit_interval
+        self._share = keyframe_share
         self._clock = clock
         self._lock = threading.RLock()
         self._stats: list[tuple[Any, ...]] = []
@@ -88,6 +98,7 @@ class Recorder:
         self._keyframes: list[Keyframe] = []
         self._closed = False
         snapshot = algorithm.snapshot
+        self._keyframe_elapsed = snapshot.elapsed
         if run_id is None:
             self.run_id = store.begin_run(
                 algorithm.config.to_dict(),
@@ -152,10 +163,22 @@ class Recorder:
         """A keyframe of the algorithm now, if it still is at ``snapshot``'s generation."""
         if self._algorithm.snapshot is not snapshot or snapshot.generation == self._last_keyframe:
             return
+        started = time.perf_counter()
         state = capture(self._algorithm)
         keyframe = Keyframe(snapshot.generation, state)
         self._keyframes.append(keyframe)
         self._keyframe_bytes += keyframe_size(state)
+        cost = time.perf_counter() - started
+        computed = snapshot.elapsed - self._keyframe_elapsed
+        if (
+            self._share is not None
+            and self._last_keyframe >= 0
+            and snapshot.generation % self._spacing == 0
+            and cost > self._share * computed
+            and self._spacing < MAX_TIMED_SPACING
+        ):
+            self._spacing *= 2
+        self._keyframe_elapsed = snapshot.elapsed
         self._last_keyframe = snapshot.generation
 
     def flush(self, *, keyframe: bool = True) -> None:
@@ -202,6 +225,7 @@ class Recorder:
                 solutions=self._solutions,
                 keyframes=self._keyframes,
                 drop_keyframes_off=thin,
+                keyframe_spacing=self._spacing,
             ),
         )
         if thin is not None:

@@ -224,12 +224,14 @@ class Batch:
         keyframes: New keyframes.
         drop_keyframes_off: When set, ``(spacing, keep)``: delete the keyframes whose generation
             is not a multiple of ``spacing``, but for generation ``keep`` (thinning).
+        keyframe_spacing: The run's keyframe spacing now, when it changed.
     """
 
     stats: Sequence[Sequence[float]] = ()
     solutions: Sequence[tuple[int, Sequence[int]]] = ()
     keyframes: Sequence[Keyframe] = ()
     drop_keyframes_off: tuple[int, int] | None = None
+    keyframe_spacing: int | None = None
 
 
 NPY_HEADER: Final = 128
@@ -529,6 +531,9 @@ class RunStore:
             if batch.solutions:
                 summary += ", solutions = solutions + ?"
                 values.append(len(batch.solutions))
+            if batch.keyframe_spacing is not None:
+                summary += ", keyframe_spacing = ?"
+                values.append(int(batch.keyframe_spacing))
             connection.execute(
                 f"UPDATE runs SET heartbeat = ?{summary} WHERE id = ?", (*values, run_id)
             )
