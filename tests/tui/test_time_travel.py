@@ -145,3 +145,36 @@ async def test_e_exports_the_history_and_the_screen(
     lines = csv_file.read_text().splitlines()
     assert lines[0].startswith("generation,") and len(lines) == 5
     assert svg_file.read_text().startswith("<svg")
+
+
+async def test_c_in_the_run_list_continues_a_run_in_the_same_record(
+    tmp_path: Path, wait_for: WaitFor
+) -> None:
+    from tui.lab.engine_state import new_algorithm
+    from tui.lab.recorder import Recorder
+
+    path = tmp_path / "r.sqlite3"
+    with RunStore.open(path) as store:
+        algorithm = new_algorithm(ENDLESS)
+        recorder = Recorder(store, algorithm, keyframe_share=None)
+        for _ in range(20):
+            recorder.record(algorithm.step())
+        recorder.close()
+    live = live_generations(ENDLESS, 23)
+    app = QueensApp(ENDLESS, frozen_clock=True, record=False, store=str(path))
+    async with app.run_test(size=(100, 32)) as pilot:
+        await pilot.press("l")
+        await wait_for(pilot, lambda: isinstance(app.screen, RunsScreen), "the runs screen")
+        await pilot.press("c")
+        await wait_for(pilot, lambda: app.latest.generation == 20, "run 1 at generation 20")
+        assert "run 1" in status_text(app)
+        for _ in range(3):
+            await pilot.press("n")
+        await wait_for(pilot, lambda: app.latest.generation == 23, "three more generations")
+        assert_shows(app, live[23])
+        await pilot.press("left_square_bracket")
+        await wait_for(pilot, lambda: app.latest.generation == 22, "one back, in the same run")
+        assert_shows(app, live[22])
+    with RunStore.open(path) as store:
+        assert store.run(1).generations == 23
+        assert store.stats(1)["mean_fitness"].tolist() == [s.stats.mean_fitness for s in live[:24]]
