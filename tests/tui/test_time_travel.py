@@ -172,6 +172,8 @@ async def test_c_in_the_run_list_continues_a_run_in_the_same_record(
             await pilot.press("n")
         await wait_for(pilot, lambda: app.latest.generation == 23, "three more generations")
         assert_shows(app, live[23])
+        app._repaint(force=True)
+        assert app.series.columns["mean_fitness"] == [s.stats.mean_fitness for s in live[:24]]
         await pilot.press("left_square_bracket")
         await wait_for(pilot, lambda: app.latest.generation == 22, "one back, in the same run")
         assert_shows(app, live[22])

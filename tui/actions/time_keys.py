@@ -266,7 +266,7 @@ class TimeKeys(DashboardParts):
         from tui.lab.store import StoreError
 
         try:
-            resumed = resume(self.recording.store(), run_id)
+            resumed = resume(self.recording.store(), run_id, whole_history=True)
         except (StoreError, ValueError) as error:
             self.notify(str(error), title="Resume", severity="error", timeout=8)
             return
@@ -275,7 +275,7 @@ class TimeKeys(DashboardParts):
         self.recording.continue_run(resumed.algorithm, resumed.recorder)
         self.runner.start_all([resumed.algorithm.config], run=False, algorithms=[resumed.algorithm])
         self.latest = resumed.algorithm.snapshot
-        self.series = HistorySeries()
+        self.series = HistorySeries()  # filled from the resumed run's whole history
         self.status.stop_reason = None
         self.status.run_label = f"run {run_id}"
         self.run_state = "paused"
