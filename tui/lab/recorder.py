@@ -191,14 +191,18 @@ class Recorder:
                 self._take_keyframe(self._algorithm.snapshot)
             self._commit()
 
-    def close(self, status: str | None = None, *, keyframe: bool = True) -> None:
+    def close(
+        self, status: str | None = None, *, keyframe: bool = True, stop_reason: str | None = None
+    ) -> None:
         """Commit everything and end the run's record.
 
         Args:
             status: ``finished`` or ``interrupted``; by default ``finished`` when a stop rule
                 fired, else ``interrupted``.
             keyframe: Keep the last state as a keyframe (only from the thread that steps the
-                run, or once it has stopped stepping).
+                run, once a step has completed: never after an interrupted step).
+            stop_reason: Why the run stopped, when it was stopped from outside the engine (a
+                time limit passing inside a generation); by default the engine's.
         """
         with self._lock:
             if self._closed:
@@ -208,7 +212,7 @@ class Recorder:
             if status is None:
                 status = "finished" if final.stop_reason is not None else "interrupted"
             self._closed = True
-            self._store.end_run(self.run_id, status, final.stop_reason)
+            self._store.end_run(self.run_id, status, stop_reason or final.stop_reason)
 
     def _commit(self) -> None:
         """One transaction: the buffered rows, keyframes, and thinning when over budget."""
