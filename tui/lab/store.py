@@ -783,19 +783,6 @@ class RunStore:
             (size,) = connection.execute("PRAGMA page_size").fetchone()
         return int(pages) * int(size)
 
-    def run_bytes(self, run_id: int) -> int:
-        """An estimate of one run's size in the store: its stats, solutions and keyframes."""
-        with self._reading() as connection:
-            (stats,) = connection.execute(
-                "SELECT COUNT(*) FROM stats WHERE run_id = ?", (run_id,)
-            ).fetchone()
-            (boards,) = connection.execute(
-                "SELECT COALESCE(SUM(LENGTH(board)), 0) FROM solutions WHERE run_id = ?",
-                (run_id,),
-            ).fetchone()
-        # A stats row: 11 columns, mostly 8-byte reals, plus the b-tree's own cost.
-        return int(stats) * 100 + int(boards) + self.keyframe_bytes(run_id)
-
     # -- sweeps (issue 10) ----------------------------------------------------------------
 
     def sweep_for(self, fingerprint: str, plan: Mapping[str, Any]) -> int:
