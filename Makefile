@@ -31,6 +31,7 @@ bench: $(STAMP)
 
 screenshots: $(STAMP)
 	$(BIN)/python tests/benchmarks/make_screenshots.py
+	$(BIN)/python tests/benchmarks/make_replay_screenshot.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache

@@ -12,6 +12,7 @@ from tui.commands import (
     dashboard,
     export,
     presets,
+    replay,
     resume,
     rm,
     runs,
@@ -32,6 +33,7 @@ COMMANDS: tuple = (  # type: ignore[type-arg]
     show,
     resume,
     export,
+    replay,
     rm,
 )
 """Modules in the order ``queens --help`` lists them."""

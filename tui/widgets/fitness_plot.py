@@ -51,3 +51,8 @@ class FitnessPlot(PlotextPlot):
         plt.xlabel(x_label)
         plt.ylim(0, 1, yside="right")
         self.refresh()
+
+    def mark(self, x: float) -> None:
+        """Mark one x (the generation shown while travelling in time) with a vertical line."""
+        self.plt.vline(x, color="yellow")
+        self.refresh()
