@@ -32,6 +32,7 @@ bench: $(STAMP)
 screenshots: $(STAMP)
 	$(BIN)/python tests/benchmarks/make_screenshots.py
 	$(BIN)/python tests/benchmarks/make_replay_screenshot.py
+	$(BIN)/python tests/benchmarks/browser_screenshot.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache
