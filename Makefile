@@ -24,6 +24,7 @@ test: $(STAMP)
 bench: $(STAMP)
 	$(BIN)/python -m pip install --quiet -e '.[dev,bench]'
 	$(BIN)/python tests/benchmarks/bench_engine.py
+	$(BIN)/python tests/benchmarks/bench_views.py
 
 screenshots: $(STAMP)
 	$(BIN)/python tests/benchmarks/make_screenshots.py

@@ -42,7 +42,9 @@ def queens_ai(**overrides: Any) -> Config:
 
 
 def test_uncrossed_couples_make_no_children_and_spend_no_evaluations():
-    algorithm = GeneticAlgorithm(queens_ai(crossover_rate=0.0, stop_when_solved=False))
+    # A rate of exactly 0 never makes a child, so it is refused (test_config_rules); a tiny
+    # rate still leaves every couple of these 20 steps uncrossed.
+    algorithm = GeneticAlgorithm(queens_ai(crossover_rate=1e-12, stop_when_solved=False))
     start = algorithm.snapshot
     assert start.evaluations == 100
     algorithm.step_many(20)
