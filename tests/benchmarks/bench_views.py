@@ -4,8 +4,10 @@ Prints, on this machine:
 
 1. the population table's window of rows (``ordered_window``) at P = 1,000,000, at the top,
    the middle and the end of the ranking, against a full ``np.lexsort``;
-2. the dashboard at P = 1,000,000 (N = 8): seconds to the first screen, and milliseconds per
-   table key (end, page up, sort, home, enter) including the repaint that follows;
+2. the dashboard at P = 1,000 and P = 1,000,000 (N = 8): seconds to the first screen, and per
+   table key (end, page up, sort, home, enter) the Pilot round trip (press and wait for the
+   screen: includes Pilot's own per-widget overhead, the same at any P) and the table's own
+   share (the window of rows in view and their lines);
 3. the board at N = 1,000,000: the density picture and all of its lines, and a Braille board of
    N = 160;
 4. the chart: one full redraw with 240 points per line.
@@ -54,8 +56,8 @@ def table_window() -> None:
     print(f"   full lexsort (what a sorted table would pay per snapshot) {ms:8.1f} ms")
 
 
-async def dashboard_keys() -> None:
-    config = Config(n=8, population=1_000_000, seed=1)
+async def dashboard_keys(population: int) -> None:
+    config = Config(n=8, population=population, seed=1)
     app = QueensApp(config, frozen_clock=True)
     start = time.perf_counter()
     async with app.run_test(size=(100, 32)) as pilot:
@@ -66,14 +68,24 @@ async def dashboard_keys() -> None:
         print(f"2. Dashboard, P = {config.population:,}, N = {config.n}")
         print(f"   first screen  {first:8.2f} s (includes the engine's first generation)")
         await pilot.press("t")
+        table = app.table
         for key in ("end", "pageup", "o", "o", "o", "home", "down", "enter", "b"):
-            times = []
+            round_trips, own = [], []
             for _ in range(3):
                 began = time.perf_counter()
                 await pilot.press(key)
                 await pilot.pause()
-                times.append(time.perf_counter() - began)
-            print(f"   key {key:<7} {1000 * statistics.median(times):8.1f} ms (median of 3)")
+                round_trips.append(time.perf_counter() - began)
+                # The table's own share: a fresh window for the rows in view, and their lines.
+                table._window_key = None
+                began = time.perf_counter()
+                for y in range(table.size.height):
+                    table.render_line(y)
+                own.append(time.perf_counter() - began)
+            print(
+                f"   key {key:<7} round trip {1000 * statistics.median(round_trips):7.1f} ms, "
+                f"table window + lines {1000 * statistics.median(own):7.1f} ms (medians of 3)"
+            )
 
 
 def board_pictures() -> None:
@@ -123,7 +135,8 @@ async def chart_redraw() -> None:
 
 def main() -> None:
     table_window()
-    asyncio.run(dashboard_keys())
+    asyncio.run(dashboard_keys(1_000))
+    asyncio.run(dashboard_keys(1_000_000))
     board_pictures()
     asyncio.run(chart_redraw())
 
