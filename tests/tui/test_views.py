@@ -228,8 +228,9 @@ async def test_a_large_board_is_a_labelled_density_picture_and_z_opens_on_an_att
         # Labelled at generation 0 already.
         assert app.latest is not None and app.latest.generation == 0
         label = str(board.border_subtitle)
-        assert f"1 char = {board.scale}x{2 * board.scale} squares" in label
-        assert "attacked" in label
+        scale = f"{board.scale}x{2 * board.scale}"
+        assert board.view_label() == f"1 char = {scale} squares, shade = queens"
+        assert scale in label and "♕" in label
         await pilot.press("z")
         await pilot.pause()
         assert board.zoomed and board.mode == "squares"
@@ -243,11 +244,13 @@ async def test_a_large_board_is_a_labelled_density_picture_and_z_opens_on_an_att
             & (position.columns < col1)
         )
         assert (in_view & position.attacked).any()
-        assert f"rows {row0}-{row1 - 1} cols {col0}-{col1 - 1}" in str(board.border_subtitle)
+        assert board.view_label() == f"rows {row0}-{row1 - 1} cols {col0}-{col1 - 1} of 1000"
+        # The narrow board's border says it shorter.
+        assert f"r{row0}-{row1 - 1} c{col0}-{col1 - 1}" in str(board.border_subtitle)
         await pilot.press("down", "down", "down")
         await pilot.pause()
         assert board.visible_region()[0] == row0 + 3
-        assert f"rows {row0 + 3}-" in str(board.border_subtitle)
+        assert f"r{row0 + 3}-" in str(board.border_subtitle)
 
 
 # The chart ----------------------------------------------------------------------------------

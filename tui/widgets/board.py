@@ -273,25 +273,45 @@ class Board(ScrollView, can_focus=True):
             self.caption = caption
             self._update_subtitle()
 
-    def view_label(self) -> str:
-        """The picture's scale, or the rows and columns in view when zoomed."""
+    def view_label(self, brief: int = 0) -> str:
+        """The picture's scale, or the rows and columns in view when zoomed.
+
+        Args:
+            brief: 0 for the full sentence, 1 or 2 for shorter forms (narrow boards).
+        """
         n = self.n
         if n == 0:
             return ""
         if self.mode == "halves":
-            return "1 char = 1x2 squares"
+            return ("1 char = 1x2 squares", "1 char = 1x2 sq", "1x2/char")[brief]
         if self.mode == "braille":
-            return "1 dot = 1 square"
+            return ("1 dot = 1 square", "1 dot = 1 sq", "dot=square")[brief]
         if self.mode == "density":
-            s = self.scale
-            return f"1 char = {s}x{2 * s} squares, shade = queens"
+            s = f"{self.scale}x{2 * self.scale}"
+            return (f"1 char = {s} squares, shade = queens", f"1 char = {s} sq", f"{s}/char")[brief]
         if self.zoomed or not self._fits():
             row0, row1, col0, col1 = self.visible_region()
-            return f"rows {row0}-{row1 - 1} cols {col0}-{col1 - 1} of {n}"
+            return (
+                f"rows {row0}-{row1 - 1} cols {col0}-{col1 - 1} of {n}",
+                f"rows {row0}-{row1 - 1} cols {col0}-{col1 - 1}",
+                f"r{row0}-{row1 - 1} c{col0}-{col1 - 1}",
+            )[brief]
         return ""
 
     def _update_subtitle(self) -> None:
-        subtitle = " · ".join(part for part in (self.caption, self.view_label()) if part)
+        """Caption and scale, in the shortest wording the border needs to show the scale."""
+        # The border's corners and the padding around the text take six cells.
+        room = self.outer_size.width - 6
+        subtitle = ""
+        full, short = self.caption, self.caption.replace(" attacked", "")
+        tiers = ((full, 0), (full, 1), (short, 1), (full, 2), (short, 2))
+        for caption, brief in tiers:
+            subtitle = " · ".join(part for part in (caption, self.view_label(brief)) if part)
+            if len(subtitle) <= room:
+                break
+        if len(subtitle) > room and self.caption:
+            # Too narrow for both: the scale is what a picture cannot do without.
+            subtitle = self.view_label(2)
         if self.border_subtitle != subtitle:
             self.border_subtitle = subtitle
 

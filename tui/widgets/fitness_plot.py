@@ -95,7 +95,7 @@ def distinct_labels(values: Sequence[float], widest: int = 9) -> list[str]:
 
 def legend_markup() -> str:
     """What the chart panel's border says: how to switch the left axis."""
-    return "[b]c[/] or click: fitness ⇄ conflicts"
+    return "[b]c[/]: fitness ⇄ conflicts"
 
 
 class FitnessPlot(Widget):
@@ -320,9 +320,15 @@ class FitnessPlot(Widget):
     def _legend(self, width: int, base: Style) -> Strip:
         """The metric and each line's colour and style, shortened to fit."""
         series = self.plotted_series()
-        what = "conflicts" if series is self._conflicts else "fitness"
+        metric = "conflicts" if series is self._conflicts else "fitness"
         names = [name for name in ("best", "mean", "worst") if name in series]
-        for diversity in ("diversity (right)", "diversity", "div"):
+        short = {"fitness": "fit", "conflicts": "conf"}[metric]
+        for what, diversity in (
+            (metric, "diversity (right)"),
+            (metric, "diversity"),
+            (metric, "div"),
+            (short, "div"),
+        ):
             length = len(what) + 1 + sum(len(name) + 2 for name in names) + len(diversity) + 1
             if length <= width:
                 break

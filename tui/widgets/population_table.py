@@ -36,7 +36,7 @@ SORT_OF_COLUMN: Final = {"rank": "fitness", "fitness": "fitness", "conflicts": "
 """The order a click on a column's header picks (any other column: by index)."""
 
 GENOME_HEAD: Final = 10
-"""Genes shown before the ellipsis of a long genome (and as many after)."""
+"""Genes shown before the ellipsis of a long genome (and as many after), in :func:`genome_text`."""
 
 SMALL_SORT: Final = 4096
 """Below this many candidates a window is found by sorting them outright."""
@@ -49,6 +49,14 @@ def genome_text(genome: npt.NDArray[np.int64], head: int = GENOME_HEAD) -> str:
     first = " ".join(map(str, genome[:head].tolist()))
     last = " ".join(map(str, genome[-head:].tolist()))
     return f"{first} … {last}"
+
+
+def genome_start(genome: npt.NDArray[np.int64], width: int) -> str:
+    """As many genes from the start as fit ``width`` cells (the table cuts the rest with …).
+
+    Only a slice is converted, so a genome of a million genes costs what the width shows.
+    """
+    return " ".join(map(str, genome[: max(1, width // 2 + 1)].tolist()))
 
 
 def value_text(value: float) -> str:
@@ -411,7 +419,7 @@ class PopulationTable(ScrollView, can_focus=True):
             str(index).rjust(index_w),
             value_text(float(snapshot.fitness[index])).rjust(fitness_w),
             str(int(snapshot.conflicts[index])).rjust(conflicts_w),
-            genome_text(snapshot.population[index]),
+            genome_start(snapshot.population[index], self.size.width),
         ]
 
     @staticmethod
