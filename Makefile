@@ -28,6 +28,7 @@ bench: $(STAMP)
 	$(BIN)/python tests/benchmarks/bench_store.py
 	$(BIN)/python tests/benchmarks/bench_memetic.py
 	$(BIN)/python tests/benchmarks/bench_long_runs.py
+	$(BIN)/python tests/benchmarks/bench_views.py
 
 screenshots: $(STAMP)
 	$(BIN)/python tests/benchmarks/make_screenshots.py
