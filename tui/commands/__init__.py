@@ -7,7 +7,7 @@ inside the handlers, so that ``queens solve`` starts fast.
 
 from __future__ import annotations
 
-from tui.commands import compare, dashboard, presets, serve, solutions, solve
+from tui.commands import compare, dashboard, presets, serve, solutions, solve, sweep, sweeps
 
-COMMANDS: tuple = (solve, dashboard, presets, solutions, compare, serve)  # type: ignore[type-arg]
+COMMANDS: tuple = (solve, dashboard, presets, solutions, compare, sweep, sweeps, serve)  # type: ignore[type-arg]
 """Modules in the order ``queens --help`` lists them."""
