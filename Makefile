@@ -24,6 +24,8 @@ test: $(STAMP)
 bench: $(STAMP)
 	$(BIN)/python -m pip install --quiet -e '.[dev,cluster,bench]'
 	$(BIN)/python tests/benchmarks/bench_engine.py
+	$(BIN)/python tests/benchmarks/bench_store.py
+	$(BIN)/python tests/benchmarks/bench_memetic.py
 	$(BIN)/python tests/benchmarks/bench_sweep.py
 
 screenshots: $(STAMP)

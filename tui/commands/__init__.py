@@ -7,7 +7,35 @@ inside the handlers, so that ``queens solve`` starts fast.
 
 from __future__ import annotations
 
-from tui.commands import compare, dashboard, presets, serve, solutions, solve, sweep, sweeps
+from tui.commands import (
+    compare,
+    dashboard,
+    export,
+    presets,
+    resume,
+    rm,
+    runs,
+    serve,
+    show,
+    solutions,
+    solve,
+    sweep,
+    sweeps,
+)
 
-COMMANDS: tuple = (solve, dashboard, presets, solutions, compare, sweep, sweeps, serve)  # type: ignore[type-arg]
+COMMANDS: tuple = (  # type: ignore[type-arg]
+    solve,
+    dashboard,
+    presets,
+    solutions,
+    compare,
+    sweep,
+    sweeps,
+    serve,
+    runs,
+    show,
+    resume,
+    export,
+    rm,
+)
 """Modules in the order ``queens --help`` lists them."""

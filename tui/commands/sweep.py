@@ -11,13 +11,18 @@ from __future__ import annotations
 
 import argparse
 import os
+import signal
 import sys
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, Final
 
 from engine import FIELDS, ConfigError
 from engine.presets import PRESETS
-from tui.exit_codes import EXIT_INTERRUPTED, EXIT_USAGE
+from tui.entry import Terminated, interrupted_exit_code, raise_interruption
+from tui.exit_codes import EXIT_USAGE
 
 DEFAULT_SEEDS: Final = "20"
 """Seeds when neither the flags nor the plan give any."""
@@ -178,6 +183,20 @@ class _Progress:
             self._bar.update(self._task, completed=done, total=total)
 
 
+@contextmanager
+def _terminate_raises() -> Iterator[None]:
+    """SIGTERM unwinds as Ctrl+C does (workers ended first), also when ``main`` is called
+    without the console script (which installs the same handler from the start)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.signal(signal.SIGTERM, raise_interruption)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
 def run_plan(plan: Any, args: argparse.Namespace, label: str) -> int:
     """Run a checked plan with the runner flags in ``args``; print its report.
 
@@ -193,7 +212,6 @@ def run_plan(plan: Any, args: argparse.Namespace, label: str) -> int:
     from tui.lab.sweep.kept import StoreLedger
     from tui.lab.sweep.local_pool import LocalPool, WorkersLost
     from tui.lab.sweep.runner import Backend, run_sweep
-    from tui.lab.sweep.signals import EXIT_TERMINATED, Terminated, terminate_raises
 
     workers = worker_count(args.workers, args.force_workers, label_flag(args))
     timeout = _timeout(args.connect_timeout)
@@ -201,7 +219,7 @@ def run_plan(plan: Any, args: argparse.Namespace, label: str) -> int:
         store = RunStore.open(args.store)
     except StoreError as error:
         raise ConfigError("store", args.store or "default", str(error)) from None
-    with store, terminate_raises():
+    with store, _terminate_raises():
         ledger = StoreLedger.for_plan(store, plan, fresh=args.fresh)
         kept_before = len(ledger.done())
         backend: Backend
@@ -232,16 +250,15 @@ def run_plan(plan: Any, args: argparse.Namespace, label: str) -> int:
             try:
                 with _Progress(f"{label} {ledger.sweep_id}") as progress:
                     run_sweep(plan, backend, ledger, progress.update)
-            except (KeyboardInterrupt, Terminated) as stop:
+            except KeyboardInterrupt as stop:  # Ctrl+C, or SIGTERM as tui.entry.Terminated
                 kept = len(ledger.done())
-                interrupted = isinstance(stop, KeyboardInterrupt)
+                word = "terminated" if isinstance(stop, Terminated) else "interrupted"
                 print(
-                    f"queens: {'interrupted' if interrupted else 'terminated'}"
-                    f"; {kept:,} of {plan.tasks:,} runs kept in sweep {ledger.sweep_id}: "
-                    "run the same command again to continue",
+                    f"queens: {word}; {kept:,} of {plan.tasks:,} runs kept in sweep "
+                    f"{ledger.sweep_id}: run the same command again to continue",
                     file=sys.stderr,
                 )
-                return EXIT_INTERRUPTED if interrupted else EXIT_TERMINATED
+                return interrupted_exit_code(stop)
             except WorkersLost as error:
                 print(f"queens: error: {error}", file=sys.stderr)
                 return EXIT_USAGE

@@ -224,14 +224,25 @@ class Batch:
         keyframes: New keyframes.
         drop_keyframes_off: When set, ``(spacing, keep)``: delete the keyframes whose generation
             is not a multiple of ``spacing``, but for generation ``keep`` (thinning).
-        stop_reason: The stop reason, once the run has stopped.
     """
 
     stats: Sequence[Sequence[float]] = ()
     solutions: Sequence[tuple[int, Sequence[int]]] = ()
     keyframes: Sequence[Keyframe] = ()
     drop_keyframes_off: tuple[int, int] | None = None
-    stop_reason: str | None = None
+
+
+NPY_HEADER: Final = 128
+"""Bytes a ``.npy`` header takes (numpy pads it to 128 for small shapes)."""
+
+
+def keyframe_size(state: Mapping[str, Any]) -> int:
+    """The bytes a keyframe counts against its run's budget: its JSON and its arrays."""
+    plain = {name: value for name, value in state.items() if not isinstance(value, np.ndarray)}
+    arrays = sum(
+        value.nbytes + NPY_HEADER for value in state.values() if isinstance(value, np.ndarray)
+    )
+    return len(_json(plain)) + arrays
 
 
 def _plain(value: Any) -> Any:
@@ -300,7 +311,7 @@ class RunStore:
             raise StoreError(f"cannot open the run store {target}: {error}") from None
         store = cls(target, connection)
         try:
-            store._prepare(wal)
+            store._prepare(wal, create)
         except StoreError:
             connection.close()
             raise
@@ -309,14 +320,16 @@ class RunStore:
             raise StoreError(_explain(target, error)) from None
         return store
 
-    def _prepare(self, wal: bool) -> None:
-        """Check (or create) the schema, then set the connection up."""
+    def _prepare(self, wal: bool, create: bool) -> None:
+        """Check (or, with ``create``, create) the schema, then set the connection up."""
         connection = self._connection
         connection.execute("PRAGMA foreign_keys = ON")
         tables = {
             row[0]
             for row in connection.execute("SELECT name FROM sqlite_master WHERE type = 'table'")
         }
+        if not tables and not create:
+            raise StoreError(f"{self.path}: an empty file, not a queens run file")
         if not tables:
             self._create_schema()
         elif "schema_version" not in tables:
@@ -531,7 +544,7 @@ class RunStore:
             else:
                 plain[name] = value
         text = _json(plain)
-        size = len(text) + sum(len(blob) for blob in arrays.values())
+        size = keyframe_size(keyframe.state)
         connection.execute(
             "DELETE FROM keyframes WHERE run_id = ? AND generation = ?",
             (run_id, keyframe.generation),
