@@ -227,6 +227,9 @@ def test_a_stopped_sweep_ends_its_workers_and_the_same_command_continues_it(
     tmp_path: Path, signum: int, code: int
 ) -> None:
     store = tmp_path / "runs.sqlite3"
+    # Created before the sweep starts: two processes creating one store at once can collide
+    # (the store's first-open race, reported to its owner), and this test polls it.
+    RunStore.open(store).close()
     command = sweep_command(store)
     process = subprocess.Popen(
         command,

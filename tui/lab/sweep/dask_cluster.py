@@ -53,7 +53,10 @@ def connect(address: str, timeout: float = CONNECT_TIMEOUT) -> Any:
     """
     distributed = _distributed()
     try:
-        return distributed.Client(address, timeout=f"{timeout}s", set_as_default=False)
+        # Results come back through the scheduler, so one tunnel to it is enough.
+        return distributed.Client(
+            address, timeout=f"{timeout}s", set_as_default=False, direct_to_workers=False
+        )
     except (OSError, TimeoutError, ValueError, TypeError) as error:
         raise ClusterError(
             f"cannot reach the Dask scheduler at {address} within {timeout:g} s ({error}); "
