@@ -316,3 +316,30 @@ def test_the_cli_gives_the_same_report_on_the_cluster(
     strip = [{k: v for k, v in run.items() if k != "seconds"} for run in local["runs"]]
     assert strip == [{k: v for k, v in run.items() if k != "seconds"} for run in remote["runs"]]
     assert [row["values"] for row in local["rows"]] == [row["values"] for row in remote["rows"]]
+
+
+def test_record_runs_keeps_each_run_in_full_beside_its_result(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from tui.cli import main
+
+    path = tmp_path / "runs.sqlite3"
+    flags = ["sweep", "--store", str(path), "--preset", "queens-ai", "--preset", "default"]
+    code = main([*flags, "--seeds", "2", "--max-evals", "3000", "--record-runs", "--json"])
+    captured = capsys.readouterr()
+    assert code == 0, captured.err
+    document = json.loads(captured.out)
+    with RunStore.open(path) as store:
+        kept = store.sweep_results(document["sweep_id"])
+        assert len(kept) == 4
+        for row in kept:
+            assert row["run_id"] is not None
+            record = store.run(row["run_id"])
+            assert record.seed == row["seed"]
+            assert record.status == "finished"
+            assert record.label in ("queens-ai", "default")
+            # Both presets stop when solved: the record ends where the result counted.
+            assert record.generations == row["result"]["generations"]
+            assert record.evaluations == row["result"]["evaluations"]
+            assert "run_id" not in row["result"]
+        assert len(store.runs()) == 4

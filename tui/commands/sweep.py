@@ -104,6 +104,11 @@ def add_runner_flags(parser: argparse.ArgumentParser, workers_flag: str) -> None
     )
     parser.add_argument("--store", default=None, metavar="PATH", help="the run store file")
     parser.add_argument("--fresh", action="store_true", help="forget kept results; start over")
+    parser.add_argument(
+        "--record-runs",
+        action="store_true",
+        help="also record every run in full in the store (local workers only; queens runs)",
+    )
     output = parser.add_mutually_exclusive_group()
     output.add_argument("--json", action="store_true", help="print one JSON document")
     output.add_argument("--csv", action="store_true", help="print one CSV line per run")
@@ -225,6 +230,12 @@ def run_plan(plan: Any, args: argparse.Namespace, label: str) -> int:
         backend: Backend
         cluster = None
         try:
+            if args.scheduler is not None and args.record_runs:
+                raise ConfigError(
+                    "record-runs",
+                    True,
+                    "local workers only: Dask workers cannot write to this machine's store",
+                )
             if args.scheduler is not None:
                 from tui.lab.sweep.dask_cluster import ClusterError, DaskCluster
 
@@ -234,7 +245,10 @@ def run_plan(plan: Any, args: argparse.Namespace, label: str) -> int:
                     raise ConfigError("scheduler", args.scheduler, str(error)) from None
                 backend = cluster
             else:
-                backend = LocalPool(min(workers, max(1, plan.tasks - kept_before)))
+                backend = LocalPool(
+                    min(workers, max(1, plan.tasks - kept_before)),
+                    record_to=str(store.path) if args.record_runs else None,
+                )
             if kept_before:
                 print(
                     f"queens: sweep {ledger.sweep_id}: {kept_before:,} of {plan.tasks:,} runs "

@@ -41,9 +41,11 @@ class StoreLedger:
             (r["config_fingerprint"], r["seed"]) for r in self.store.sweep_results(self.sweep_id)
         }
 
-    def add(self, fingerprint: str, seed: int, result: dict[str, Any]) -> bool:
-        """Keep one result unless its key has one (then ``False``)."""
-        return self.store.add_sweep_result(self.sweep_id, fingerprint, seed, result)
+    def add(
+        self, fingerprint: str, seed: int, result: dict[str, Any], run_id: int | None = None
+    ) -> bool:
+        """Keep one result (and its recorded run's id) unless its key has one (then ``False``)."""
+        return self.store.add_sweep_result(self.sweep_id, fingerprint, seed, result, run_id)
 
     def results(self) -> dict[tuple[str, int], dict[str, Any]]:
         """Every result kept, by key."""

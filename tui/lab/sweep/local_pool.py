@@ -66,10 +66,13 @@ class LocalPool:
 
     Args:
         workers: Worker processes (at least 1).
+        record_to: A run store's path: each worker records its runs there in full
+            (``--record-runs``), and each result carries its ``run_id``.
     """
 
-    def __init__(self, workers: int) -> None:
+    def __init__(self, workers: int, record_to: str | None = None) -> None:
         self.workers = max(1, workers)
+        self.record_to = record_to
         self._pool: ProcessPoolExecutor | None = None
 
     def describe(self) -> str:
@@ -111,7 +114,10 @@ class LocalPool:
                         task = retry.pop() if retry else next(pending, None)
                         if task is None:
                             return
-                        in_flight[pool.submit(run_task, task.config, task.seed)] = task
+                        future = pool.submit(
+                            run_task, task.config, task.seed, self.record_to, task.label
+                        )
+                        in_flight[future] = task
 
                 try:
                     refill(pool, in_flight)

@@ -21,8 +21,11 @@ class Ledger(Protocol):
         """The keys that have a result."""
         ...
 
-    def add(self, fingerprint: str, seed: int, result: dict[str, Any]) -> bool:
-        """Keep one result; ``False`` when that key had one already (it is not counted twice)."""
+    def add(
+        self, fingerprint: str, seed: int, result: dict[str, Any], run_id: int | None = None
+    ) -> bool:
+        """Keep one result (and the id of its recorded run, if any); ``False`` when that key
+        had one already (it is not counted twice)."""
         ...
 
     def results(self) -> dict[tuple[str, int], dict[str, Any]]:
@@ -52,8 +55,10 @@ class MemoryLedger:
         """The keys that have a result."""
         return set(self._results)
 
-    def add(self, fingerprint: str, seed: int, result: dict[str, Any]) -> bool:
-        """Keep one result unless its key has one."""
+    def add(
+        self, fingerprint: str, seed: int, result: dict[str, Any], run_id: int | None = None
+    ) -> bool:
+        """Keep one result unless its key has one (a recorded run's id is not kept here)."""
         if (fingerprint, seed) in self._results:
             return False
         self._results[(fingerprint, seed)] = dict(result)
@@ -69,7 +74,7 @@ def missing_tasks(plan: SweepPlan, done: set[tuple[str, int]]) -> Iterator[Task]
     for cell in plan.cells:
         for seed in plan.seeds:
             if (cell.fingerprint, seed) not in done:
-                yield Task(cell.fingerprint, cell.config, seed)
+                yield Task(cell.fingerprint, cell.config, seed, cell.preset)
 
 
 def run_sweep(
@@ -100,7 +105,9 @@ def run_sweep(
 
     def keep(task: Task, result: dict[str, Any]) -> None:
         nonlocal kept, added
-        if ledger.add(task.fingerprint, task.seed, result):
+        result = dict(result)
+        run_id = result.pop("run_id", None)
+        if ledger.add(task.fingerprint, task.seed, result, run_id):
             kept += 1
             added += 1
         if on_progress is not None:
