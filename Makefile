@@ -24,6 +24,7 @@ test: $(STAMP)
 bench: $(STAMP)
 	$(BIN)/python -m pip install --quiet -e '.[dev,bench]'
 	$(BIN)/python tests/benchmarks/bench_engine.py
+	$(BIN)/python tests/benchmarks/bench_store.py
 	$(BIN)/python tests/benchmarks/bench_memetic.py
 
 screenshots: $(STAMP)

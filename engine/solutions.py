@@ -13,7 +13,7 @@ import numpy as np
 import numpy.typing as npt
 
 from engine.encodings import Encoding, Genomes
-from engine.uniqueness import HashArray, remember, row_hashes, unseen
+from engine.uniqueness import HashSet, row_hashes
 
 KNOWN_TOTALS: Final[dict[int, tuple[int, int]]] = {
     1: (1, 1),
@@ -114,8 +114,8 @@ class SolutionArchive:
 
     def __init__(self, n: int) -> None:
         self.n = n
-        self._hashes: HashArray = np.empty(0, dtype=np.uint64)
-        self._classes: HashArray = np.empty(0, dtype=np.uint64)
+        self._hashes = HashSet()
+        self._classes = HashSet()
         self._buffer: Genomes = np.empty((16, n), dtype=np.int64)
         self._count = 0
         self._view = self._filled()
@@ -137,13 +137,11 @@ class SolutionArchive:
             return 0
         if with_images:
             boards = symmetry_images(boards).reshape(-1, self.n)
-        hashes = row_hashes(boards)
-        fresh = unseen(hashes, self._hashes)
+        fresh = self._hashes.remember(row_hashes(boards))
         added = int(fresh.sum())
         if not added:
             return 0
-        self._hashes = remember(self._hashes, hashes[fresh])
-        self._classes = remember(self._classes, row_hashes(canonical_boards(boards[fresh])))
+        self._classes.remember(row_hashes(canonical_boards(boards[fresh])))
         if self._count + added > self._buffer.shape[0]:
             grown = np.empty((2 * (self._count + added), self.n), dtype=np.int64)
             grown[: self._count] = self._buffer[: self._count]
@@ -166,4 +164,4 @@ class SolutionArchive:
     @property
     def fundamental_count(self) -> int:
         """Distinct symmetry classes among them."""
-        return int(self._classes.shape[0])
+        return len(self._classes)

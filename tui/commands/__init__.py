@@ -7,7 +7,31 @@ inside the handlers, so that ``queens solve`` starts fast.
 
 from __future__ import annotations
 
-from tui.commands import compare, dashboard, presets, serve, solutions, solve
+from tui.commands import (
+    compare,
+    dashboard,
+    export,
+    presets,
+    resume,
+    rm,
+    runs,
+    serve,
+    show,
+    solutions,
+    solve,
+)
 
-COMMANDS: tuple = (solve, dashboard, presets, solutions, compare, serve)  # type: ignore[type-arg]
+COMMANDS: tuple = (  # type: ignore[type-arg]
+    solve,
+    dashboard,
+    presets,
+    solutions,
+    compare,
+    serve,
+    runs,
+    show,
+    resume,
+    export,
+    rm,
+)
 """Modules in the order ``queens --help`` lists them."""

@@ -2,7 +2,7 @@
 
 Side A is the form's config by default, side B a preset; either select switches its side to
 another preset (or back to the form) and restarts the race at generation 0. Both runs step in
-one thread worker (:class:`~tui.widgets.RaceRunner`), alternately, so the race is fair and the
+one thread worker (:class:`~tui.widgets.EngineRunner`), alternately, so the race is fair and the
 same every time. The chart overlays the best conflicts of both sides: fitness shapes differ
 from GA to GA (pairs, collisions, exponential...), so their fitness values cannot be compared,
 but conflicts can.
@@ -26,8 +26,8 @@ from textual_plotext import PlotextPlot
 from engine import Config, GeneticAlgorithm, Snapshot
 from engine.presets import PRESETS
 from tui.widgets.board import Board, Position
+from tui.widgets.engine_runner import EngineRunner
 from tui.widgets.preset_select import preset_options
-from tui.widgets.race_runner import RaceRunner
 
 FORM: Final = "form"
 """The select value of the form's own config."""
@@ -186,11 +186,11 @@ class RaceScreen(Screen[None]):
                     yield Static("", id=f"status-{side}")
         yield PlotextPlot(id="race-plot")
         yield Footer(compact=True)
-        yield RaceRunner()
+        yield EngineRunner()
 
     def on_mount(self) -> None:
         """Start the race, paused at generation 0, and the repaint timer."""
-        self.runner = self.query_one(RaceRunner)
+        self.runner = self.query_one(EngineRunner)
         self.plot = self.query_one("#race-plot", PlotextPlot)
         self.plot.border_title = CHART_TITLE
         self.plot.border_subtitle = " ".join(
@@ -228,7 +228,8 @@ class RaceScreen(Screen[None]):
         """A new race from the selects; an engine error is reported, never raised."""
         try:
             configs = [self.side_config(side) for side in SIDES]
-            self.latest = self.runner.start(configs[0], configs[1], run=run)
+            first, second = self.runner.start_all(configs, run=run)
+            self.latest = (first.snapshot, second.snapshot)
         except Exception as error:
             self._failed(f"{type(error).__name__}: {error}")
             return
@@ -249,25 +250,32 @@ class RaceScreen(Screen[None]):
         if hasattr(self, "runner") and choice != self._raced:
             self._restart()
 
-    @on(RaceRunner.Progress)
-    def _progress(self, message: RaceRunner.Progress) -> None:
+    # Messages from the runner stop here: the app's own handlers would take them for its run.
+
+    @on(EngineRunner.Progress)
+    def _progress(self, message: EngineRunner.Progress) -> None:
+        message.stop()
         if message.run_id == self.runner.run_id:
-            self.latest = message.snapshots
+            first, second = message.snapshots
+            self.latest = (first, second)
             self._dirty = True
 
-    @on(RaceRunner.Finished)
-    def _finished(self, message: RaceRunner.Finished) -> None:
+    @on(EngineRunner.Finished)
+    def _finished(self, message: EngineRunner.Finished) -> None:
+        message.stop()
         if message.run_id != self.runner.run_id:
             return
-        self.latest = message.snapshots
+        first, second = message.snapshots
+        self.latest = (first, second)
         self.run_state = "over"
         self.notify(self.verdict(), title="Race over")
         self._repaint(force=True)
 
-    @on(RaceRunner.Failed)
-    def _engine_failed(self, message: RaceRunner.Failed) -> None:
+    @on(EngineRunner.Failed)
+    def _engine_failed(self, message: EngineRunner.Failed) -> None:
+        message.stop()
         if message.run_id == self.runner.run_id:
-            if self.runner.algorithms is not None:
+            if self.runner.algorithms:
                 first, second = self.runner.algorithms
                 self.latest = (first.snapshot, second.snapshot)
             self._failed(message.error)
@@ -321,7 +329,7 @@ class RaceScreen(Screen[None]):
 
     def _paint_plot(self) -> None:
         algorithms = self.runner.algorithms
-        if algorithms is None or self.latest is None:
+        if not algorithms or self.latest is None:
             return
         generations = (self.latest[0].generation, self.latest[1].generation)
         if generations == self._plotted:

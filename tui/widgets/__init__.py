@@ -10,7 +10,6 @@ from tui.widgets.fitness_sparks import FitnessSparks
 from tui.widgets.param_form import ParamForm
 from tui.widgets.population_table import PopulationTable
 from tui.widgets.preset_select import PresetSelect
-from tui.widgets.race_runner import RaceRunner
 from tui.widgets.solution_gallery import SolutionGallery
 from tui.widgets.status_line import StatusLine
 
@@ -25,7 +24,6 @@ __all__ = [
     "PopulationTable",
     "Position",
     "PresetSelect",
-    "RaceRunner",
     "SolutionGallery",
     "StatusLine",
 ]
