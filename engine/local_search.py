@@ -39,6 +39,16 @@ BoolArray = npt.NDArray[np.bool_]
 STALL_ROUNDS: Final = 16
 """A child stops after this many rounds in a row in which none of its swaps would improve it."""
 
+ROUND_ELEMENTS: Final = 2**20
+"""At most this many candidate swaps are scored in one round (attacked queens x candidates)."""
+
+BYTES_PER_CHILD_GENE: Final = 64
+"""Memory the local search adds per gene of the children: the improved copy, and the scratch
+arrays that say which swap claimed each column and diagonal (int64)."""
+
+ROUND_BYTES: Final = 12 * 8 * ROUND_ELEMENTS
+"""Memory of one round's temporaries at most: about 12 int64 arrays of ROUND_ELEMENTS."""
+
 
 @dataclass(frozen=True)
 class LocalSearchSettings:
@@ -104,16 +114,22 @@ def local_search(
         if not active.any():
             break
         queue = search.attacked(queue, active)
-        gain, partner = search.best_swaps(queue, rng)
+        # A round looks at most ROUND_ELEMENTS candidate swaps, spread evenly over the queue
+        # (so over the children): memory stays bounded when most queens are attacked.
+        stride = -(-queue.size * settings.candidates // ROUND_ELEMENTS)
+        batch = queue[::stride] if stride > 1 else queue
+        gain, partner = search.best_swaps(batch, rng)
         improving = gain < 0
         found = np.zeros(count, dtype=bool)
-        found[queue[improving] // n] = True
-        stalled = np.where(found, 0, stalled + active)
+        found[batch[improving] // n] = True
+        looked = np.zeros(count, dtype=bool)
+        looked[batch // n] = True
+        stalled = np.where(found, 0, stalled + (active & looked))
         movers = np.flatnonzero(improving)
         # Most improving first; ties in board order.
         movers = movers[np.lexsort((movers, gain[movers]))]
-        chosen = search.disjoint(queue[movers], partner[movers], settings.moves - made)
-        queens, partners = queue[movers[chosen]], partner[movers[chosen]]
+        chosen = search.disjoint(batch[movers], partner[movers], settings.moves - made)
+        queens, partners = batch[movers[chosen]], partner[movers[chosen]]
         search.swap(queens, partners)
         np.add.at(conflicts, queens // n, gain[movers[chosen]])
         np.add.at(made, queens // n, 1)
