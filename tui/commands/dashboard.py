@@ -23,8 +23,36 @@ def run(args: argparse.Namespace) -> int:
 
 
 def dashboard(config: Config | None, ascii_board: bool) -> int:
-    """Open the dashboard (``config`` prefills the form; ``None``: the defaults)."""
-    from tui.app import QueensApp
+    """Open the dashboard (``config`` prefills the form; ``None``: the defaults).
 
-    QueensApp(config=config, ascii=ascii_board).run()
+    SIGTERM closes it the way ``q`` does, so the terminal is given back as it was, and the
+    command exits 143.
+    """
+    import asyncio
+    import signal
+    from types import FrameType
+
+    from tui.app import QueensApp
+    from tui.entry import Terminated, report_interruption
+
+    app = QueensApp(config=config, ascii=ascii_board)
+    terminated = False
+
+    def close_on_sigterm(signum: int, frame: FrameType | None) -> None:
+        nonlocal terminated
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:  # the app's loop is not running (yet, or any more)
+            raise Terminated from None
+        terminated = True
+        # Not app.exit() here: a signal handler may run in the middle of the app's own code.
+        loop.call_soon_threadsafe(app.exit)
+
+    previous = signal.signal(signal.SIGTERM, close_on_sigterm)
+    try:
+        app.run()
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+    if terminated:
+        return report_interruption(Terminated())
     return EXIT_SOLVED
