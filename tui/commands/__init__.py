@@ -12,6 +12,7 @@ from tui.commands import (
     dashboard,
     export,
     presets,
+    replay,
     resume,
     rm,
     runs,
@@ -36,6 +37,7 @@ COMMANDS: tuple = (  # type: ignore[type-arg]
     show,
     resume,
     export,
+    replay,
     rm,
 )
 """Modules in the order ``queens --help`` lists them."""
