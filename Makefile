@@ -25,6 +25,8 @@ bench: $(STAMP)
 	$(BIN)/python -m pip install --quiet -e '.[dev,bench]'
 	$(BIN)/python tests/benchmarks/bench_engine.py
 	$(BIN)/python tests/benchmarks/bench_views.py
+	$(BIN)/python tests/benchmarks/bench_store.py
+	$(BIN)/python tests/benchmarks/bench_memetic.py
 
 screenshots: $(STAMP)
 	$(BIN)/python tests/benchmarks/make_screenshots.py

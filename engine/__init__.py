@@ -14,6 +14,7 @@ Typical use::
 from __future__ import annotations
 
 from engine.algorithm import FinishedError, GeneticAlgorithm, stop_rules
+from engine.checkpoint import CheckpointError
 from engine.config import FIELDS, Config, ConfigError
 from engine.encodings import ENCODINGS, queens_of
 from engine.snapshot import GenerationStats, History, Snapshot
@@ -22,6 +23,7 @@ from engine.stream import snapshots
 __all__ = [
     "ENCODINGS",
     "FIELDS",
+    "CheckpointError",
     "Config",
     "ConfigError",
     "FinishedError",

@@ -146,6 +146,24 @@ class Config:
             "newcomer, stop when all are found"
         ),
     )
+    local_search: int = field(
+        default=0,
+        metadata=_meta(
+            "memetic: min-conflicts swaps per child, the improved child kept (0: off; "
+            "permutation only)"
+        ),
+    )
+    local_search_candidates: int = field(
+        default=16,
+        metadata=_meta("memetic: partners tried per attacked queen, the best swap kept"),
+    )
+    greedy_start: bool = field(
+        default=False,
+        metadata=_meta(
+            "start from greedy permutations: queens on free diagonals, a few tries per column "
+            "(permutation only)"
+        ),
+    )
     seed: int | None = field(
         default=None, metadata=_meta("random seed (none: drawn at random, and recorded)")
     )
@@ -239,11 +257,20 @@ _INTEGER_FIELDS: Final = {
     "candidates",
     "elitism",
     "children_per_couple",
+    "local_search",
+    "local_search_candidates",
 }
 _OPTIONAL_INTEGER_FIELDS: Final = {"generations", "max_evals", "stagnation", "offspring", "seed"}
 _FLOAT_FIELDS: Final = {"crossover_rate", "mutation_rate"}
 _OPTIONAL_FLOAT_FIELDS: Final = {"time_limit", "gene_rate"}
-_BOOL_FIELDS: Final = {"unique", "stop_when_solved", "clone_uncrossed", "fallback", "harvest"}
+_BOOL_FIELDS: Final = {
+    "unique",
+    "stop_when_solved",
+    "clone_uncrossed",
+    "fallback",
+    "harvest",
+    "greedy_start",
+}
 _NONE_WORDS: Final = {"", "none", "null", "off"}
 
 
@@ -527,6 +554,38 @@ def memory_needs(config: Config) -> dict[str, tuple[int, str]]:
     return needs
 
 
+def _check_memetic(config: Config, errors: list[ConfigError]) -> None:
+    """The memetic fields: a budget of swaps, candidates, and the encoding they need."""
+    if config.local_search < 0:
+        errors.append(
+            ConfigError("local_search", config.local_search, "a whole number >= 0 (0: off)")
+        )
+    if config.local_search_candidates < 1:
+        errors.append(
+            ConfigError(
+                "local_search_candidates", config.local_search_candidates, "a whole number >= 1"
+            )
+        )
+    if config.encoding in ENCODINGS and config.encoding != "permutation":
+        if config.local_search > 0:
+            errors.append(
+                ConfigError(
+                    "local_search",
+                    config.local_search,
+                    f"the local search swaps queens of permutations; the {config.encoding} "
+                    "encoding needs 0",
+                )
+            )
+        if config.greedy_start:
+            errors.append(
+                ConfigError(
+                    "greedy_start",
+                    True,
+                    f"greedy starts are permutations; the {config.encoding} encoding needs it off",
+                )
+            )
+
+
 def _check_memory(config: Config, errors: list[ConfigError]) -> None:
     """Estimate the run's memory before anything is allocated; blame the biggest part."""
     if config.n < 1 or config.population < 2 or config.candidates < 1:
@@ -608,6 +667,7 @@ def config_errors(config: Config) -> list[ConfigError]:
     _check_names(config, errors)
     _check_fit(config, errors)
     _check_progress(config, errors)
+    _check_memetic(config, errors)
     _check_memory(config, errors)
     return errors
 

@@ -78,6 +78,18 @@ class BoardLines:
         return np.take(self.occupancy[kind], lines + offsets)
 
 
+def with_known_conflicts(lines: BoardLines, conflicts: IntArray) -> BoardLines:
+    """New counts over the same arrays, whose conflicts are already known.
+
+    An operator that moves queens knows each move's exact change in conflicts; carrying the
+    totals forward saves gathering every queen's line counts again (a pass over ``(P, N)``).
+    """
+    known = BoardLines(cells=lines.cells, occupancy=lines.occupancy, sizes=lines.sizes)
+    # cached_property keeps its value in the instance's __dict__: seed it there.
+    known.__dict__["conflicts"] = conflicts
+    return known
+
+
 def line_indices(
     rows: IntArray, columns: IntArray, n: int, encoding: Encoding
 ) -> tuple[tuple[IntArray, ...], tuple[int, ...]]:

@@ -13,7 +13,7 @@ from typing import Protocol
 import numpy as np
 import numpy.typing as npt
 
-from engine.conflicts import BoardLines, board_lines, line_indices
+from engine.conflicts import BoardLines, board_lines, line_indices, with_known_conflicts
 from engine.encodings import Encoding, Genomes, random_integers
 
 BoolArray = npt.NDArray[np.bool_]
@@ -230,6 +230,8 @@ def conflict_mutation_counted(
     best = np.argmin(change, axis=1)
     result = genomes.copy()
     targets = np.nonzero(chosen)[0]
+    conflicts = lines.conflicts.copy()
+    conflicts[targets] += change[targets, best[targets]]
     if encoding.is_permutation:
         other = partner[targets, best[targets]]
         result[targets, queen[targets]] = genomes[targets, other]
@@ -238,7 +240,9 @@ def conflict_mutation_counted(
     else:
         result[targets, queen[targets]] = new_gene[targets, best[targets]]
         changed = (targets, queen[targets])
-    return result, _recount_moved(lines, result, changed, n, encoding)
+    return result, with_known_conflicts(
+        _recount_moved(lines, result, changed, n, encoding), conflicts
+    )
 
 
 def _recount_moved(

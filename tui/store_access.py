@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 from tui.exit_codes import EXIT_USAGE
 
 if TYPE_CHECKING:
+    from engine import Config
     from tui.lab.store import RunStore
 
 STORE_HELP = "the run store (default: $QUEENS_STORE, else runs.sqlite3 in the user data directory)"
@@ -78,3 +79,24 @@ def reporting_store_errors(handler: Callable[[argparse.Namespace], int]) -> Call
 
     run.__doc__ = handler.__doc__
     return run
+
+
+def add_record_flags(parser: argparse.ArgumentParser) -> None:
+    """``--record`` and ``--store PATH``, for ``queens solve``."""
+    parser.add_argument(
+        "--record",
+        action="store_true",
+        help="record the run in the run store (the JSON gains run_id; see queens runs)",
+    )
+    add_store_flag(parser)
+
+
+def solve_recorded(config: Config, args: argparse.Namespace) -> int:
+    """``queens solve --record``: the run, recorded (see :mod:`tui.commands.resume`)."""
+    from tui.commands.resume import solve_recorded as record_and_report
+
+    label = getattr(args, "preset", None)
+    recording = reporting_store_errors(
+        lambda _: record_and_report(config, args.json, args.store, label)
+    )
+    return recording(args)

@@ -311,7 +311,7 @@ class RunStore:
             raise StoreError(f"cannot open the run store {target}: {error}") from None
         store = cls(target, connection)
         try:
-            store._prepare(wal)
+            store._prepare(wal, create)
         except StoreError:
             connection.close()
             raise
@@ -320,14 +320,16 @@ class RunStore:
             raise StoreError(_explain(target, error)) from None
         return store
 
-    def _prepare(self, wal: bool) -> None:
-        """Check (or create) the schema, then set the connection up."""
+    def _prepare(self, wal: bool, create: bool) -> None:
+        """Check (or, with ``create``, create) the schema, then set the connection up."""
         connection = self._connection
         connection.execute("PRAGMA foreign_keys = ON")
         tables = {
             row[0]
             for row in connection.execute("SELECT name FROM sqlite_master WHERE type = 'table'")
         }
+        if not tables and not create:
+            raise StoreError(f"{self.path}: an empty file, not a queens run file")
         if not tables:
             self._create_schema()
         elif "schema_version" not in tables:

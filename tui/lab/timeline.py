@@ -130,9 +130,7 @@ class Timeline:
         """
         snapshot = self.algorithm_at(generation).snapshot
         recorded = self._store.stats(self.run_id, generation, generation + 1)
-        stats = GenerationStats(
-            **{name: recorded[name][0].item() for name in STAT_FIELDS}
-        )
+        stats = GenerationStats(**{name: recorded[name][0].item() for name in STAT_FIELDS})
         stop = None
         if generation == self.info.generations and self.info.status == "finished":
             stop = self.info.stop_reason
