@@ -11,15 +11,20 @@ from __future__ import annotations
 
 import secrets
 import time
+from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
 
+from engine.checkpoint import Checkpoint, CheckpointError, read_checkpoint, state_digest
 from engine.config import Config
+from engine.conflicts import BoardLines
 from engine.crossover import CROSSOVERS
 from engine.diversity import column_entropy, unique_fraction
-from engine.encodings import ENCODINGS, GENE_DTYPE, Genomes
+from engine.encodings import ENCODINGS, Genomes
 from engine.fitness import FITNESS_SHAPES, FloatArray, IntArray, Scored, evaluate, score_lines
+from engine.greedy_start import initial_population
+from engine.local_search import LocalSearchSettings, improve_children
 from engine.mutation import COUNTED_MUTATIONS, MUTATIONS, MutationSettings
 from engine.selection import SELECTIONS
 from engine.snapshot import GenerationStats, History, Snapshot, read_only
@@ -36,7 +41,7 @@ from engine.termination import (
     TimeLimit,
     first_reason,
 )
-from engine.uniqueness import HashArray, remember, row_hashes, unseen
+from engine.uniqueness import HashSet, row_hashes
 
 
 def stop_rules(config: Config) -> tuple[StopRule, ...]:
@@ -67,19 +72,19 @@ class GeneticAlgorithm:
     Args:
         config: The run's configuration. Without a seed, one is drawn and recorded in
             :attr:`config`, so that every run can be replayed.
+        history_limit: Keep only the statistics of the last this many generations in
+            :attr:`history` (``None``: all of them), so a very long run's memory stays flat.
     """
 
-    def __init__(self, config: Config) -> None:
+    def __init__(self, config: Config, *, history_limit: int | None = None) -> None:
         if config.seed is None:
             config = config.replace(seed=secrets.randbits(32))
-        self._bind(config)
+        self._bind(config, history_limit)
         self._elapsed = 0.0
         started = time.perf_counter()
-        population = self.encoding.random_population(config.population, config.n, self.rng)
+        population = initial_population(config, self.encoding, self.rng)
         scored = evaluate(population, config.n, self.encoding, self.shape)
-        self._seen: HashArray = np.empty(0, dtype=np.uint64)
-        if config.unique:
-            self._seen = remember(self._seen, row_hashes(population))
+        self._seen = HashSet(row_hashes(population) if config.unique else None)
         self._generation = 0
         self._evaluations = config.population
         self._stagnant = 0
@@ -89,7 +94,7 @@ class GeneticAlgorithm:
         population, scored = self._harvest(population, scored)
         self._snapshot = self._publish(population, scored.fitness, scored.conflicts, started)
 
-    def _bind(self, config: Config) -> None:
+    def _bind(self, config: Config, history_limit: int | None) -> None:
         """Resolve the config's names into the objects a generation uses."""
         self.config = config
         self.seed: int = int(config.seed)  # type: ignore[arg-type]
@@ -97,7 +102,7 @@ class GeneticAlgorithm:
         self.encoding = ENCODINGS[config.encoding]
         self.shape = FITNESS_SHAPES[config.fitness]
         self.rules = stop_rules(config)
-        self.history = History()
+        self.history = History(limit=history_limit)
         self.solutions = SolutionArchive(config.n)
         self._mutation_settings = MutationSettings(
             rate=config.mutation_rate,
@@ -105,6 +110,9 @@ class GeneticAlgorithm:
             encoding=self.encoding,
             gene_rate=config.shuffle_gene_rate,
             candidates=config.candidates,
+        )
+        self._local_search = LocalSearchSettings(
+            moves=config.local_search, candidates=config.local_search_candidates
         )
 
     @property
@@ -174,22 +182,21 @@ class GeneticAlgorithm:
         """This generation's children, mutated, filtered for uniqueness and evaluated."""
         config = self.config
         children = self._cross(population, fitness)
+        lines: BoardLines | None = None
         if config.fallback and not self._mutating:
-            scored = None  # a crossover generation of Sheppard's: no mutation
+            pass  # a crossover generation of Sheppard's: no mutation
         elif (counted := COUNTED_MUTATIONS.get(config.mutation)) and not config.unique:
             children, lines = counted(children, self.rng, self._mutation_settings)
-            scored = score_lines(children, lines, config.n, self.encoding, self.shape)
         else:
             children = MUTATIONS[config.mutation](children, self.rng, self._mutation_settings)
-            scored = None
+        if config.local_search:
+            children, lines = improve_children(children, self.rng, self._local_search, lines)
         if config.unique:
-            hashes = row_hashes(children)
-            fresh = unseen(hashes, self._seen)
-            children = children[fresh]
-            self._seen = remember(self._seen, hashes[fresh])
-        if scored is None:
-            scored = evaluate(children, config.n, self.encoding, self.shape)
-        return children, scored
+            children = children[self._seen.remember(row_hashes(children))]
+            lines = None
+        if lines is None:
+            return children, evaluate(children, config.n, self.encoding, self.shape)
+        return children, score_lines(children, lines, config.n, self.encoding, self.shape)
 
     def _cross(self, population: Genomes, fitness: FloatArray) -> Genomes:
         """Selection and crossover: this generation's children, before mutation.
@@ -296,9 +303,23 @@ class GeneticAlgorithm:
             fundamental_solutions=self.solutions.fundamental_count,
         )
 
-    def state(self) -> dict[str, Any]:
-        """Everything needed to resume the run exactly: plain, JSON-able values."""
-        return {
+    def state(self, *, arrays: bool = False, history: bool = True) -> dict[str, Any]:
+        """Everything needed to resume the run exactly (read back by :meth:`from_state`).
+
+        Args:
+            arrays: Give ``population``, ``seen``, ``solutions`` (and the history's columns)
+                as new numpy arrays instead of lists, for a store that writes ``.npy`` bytes.
+            history: Include the history held in memory. Without it, a resumed run's
+                history starts at the checkpoint's generation.
+
+        Returns:
+            Plain values (JSON-able when ``arrays`` is false), with a ``digest`` of them that
+            :meth:`from_state` checks.
+        """
+        population = np.array(self._snapshot.population, dtype=np.int64)
+        seen = self._seen.sorted()
+        solutions = np.array(self.solutions.boards, dtype=np.int64)
+        state: dict[str, Any] = {
             "config": self.config.to_dict(),
             "generation": self._generation,
             "evaluations": self._evaluations,
@@ -306,35 +327,79 @@ class GeneticAlgorithm:
             "stagnant": self._stagnant,
             "best_ever": self._best_ever,
             "rng": self.rng.bit_generator.state,
-            "population": self._snapshot.population.tolist(),
-            "seen": [int(h) for h in self._seen],
+            "population": population if arrays else population.tolist(),
+            "seen": seen if arrays else seen.tolist(),
             "threshold": self._threshold,
             "mutating": self._mutating,
-            "solutions": self.solutions.boards.tolist(),
-            "history": self.history.to_dict(),
+            "solutions": solutions if arrays else solutions.tolist(),
         }
+        columns = self.history.arrays() if history else None
+        if columns is not None:
+            state["history"] = columns if arrays else {k: v.tolist() for k, v in columns.items()}
+        # The digest of what was just written, from the run's own (trusted) values.
+        state["digest"] = state_digest(
+            Checkpoint(
+                config=self.config,
+                generation=self._generation,
+                evaluations=self._evaluations,
+                elapsed=self._elapsed,
+                stagnant=self._stagnant,
+                best_ever=self._best_ever,
+                rng=state["rng"],
+                population=population,
+                fitness=self._snapshot.fitness,
+                conflicts=self._snapshot.conflicts,
+                seen=seen,
+                threshold=self._threshold,
+                mutating=self._mutating,
+                solutions=solutions,
+                history=columns,
+                digest=None,
+            )
+        )
+        return state
 
     @classmethod
-    def from_state(cls, state: dict[str, Any]) -> GeneticAlgorithm:
-        """Resume a run saved with :meth:`state`; it continues exactly as the original would."""
+    def from_state(
+        cls, state: Mapping[str, Any], *, history_limit: int | None = None
+    ) -> GeneticAlgorithm:
+        """Resume a run saved with :meth:`state`; it continues exactly as the original would.
+
+        Nothing in ``state`` is trusted: it is checked completely (see
+        :func:`engine.checkpoint.read_checkpoint`) before anything is allocated for it.
+        Arrays may be nested lists (JSON) or numpy arrays.
+
+        Args:
+            state: What :meth:`state` returned, possibly through JSON or ``.npy`` files.
+            history_limit: As for the constructor.
+
+        Raises:
+            CheckpointError: If anything in ``state`` is missing, mistyped, out of range or
+                inconsistent; its ``field`` names the first such field.
+        """
+        checkpoint = read_checkpoint(state)
         algorithm = cls.__new__(cls)
-        algorithm._bind(Config.from_mapping(state["config"]))
-        algorithm.rng.bit_generator.state = state["rng"]
-        algorithm._generation = int(state["generation"])
-        algorithm._evaluations = int(state["evaluations"])
-        algorithm._elapsed = float(state["elapsed"])
-        algorithm._stagnant = int(state["stagnant"])
-        algorithm._best_ever = float(state["best_ever"])
-        algorithm._seen = np.asarray(state["seen"], dtype=np.uint64)
-        algorithm._threshold = float(state["threshold"])
-        algorithm._mutating = bool(state["mutating"])
-        algorithm.solutions.record(
-            np.asarray(state["solutions"], dtype=GENE_DTYPE).reshape(-1, algorithm.config.n)
-        )
-        history = dict(state["history"])
-        population = np.asarray(state["population"], dtype=GENE_DTYPE)
-        scored = evaluate(population, algorithm.config.n, algorithm.encoding, algorithm.shape)
+        algorithm._bind(checkpoint.config, history_limit)
+        try:
+            algorithm.rng.bit_generator.state = checkpoint.rng
+        except (TypeError, ValueError, KeyError, OverflowError) as error:
+            raise CheckpointError("rng", f"not a PCG64 state numpy accepts ({error})") from None
+        algorithm._generation = checkpoint.generation
+        algorithm._evaluations = checkpoint.evaluations
+        algorithm._elapsed = checkpoint.elapsed
+        algorithm._stagnant = checkpoint.stagnant
+        algorithm._best_ever = checkpoint.best_ever
+        algorithm._seen = HashSet(checkpoint.seen)
+        algorithm._threshold = checkpoint.threshold
+        algorithm._mutating = checkpoint.mutating
+        algorithm.solutions.record(checkpoint.solutions)
         # _publish appends the current generation again: restore the history without it.
-        algorithm.history = History({k: v[:-1] for k, v in history.items()})
-        algorithm._snapshot = algorithm._publish(population, scored.fitness, scored.conflicts)
+        if checkpoint.history is not None and len(checkpoint.history["generation"]) > 1:
+            held = {name: column[:-1] for name, column in checkpoint.history.items()}
+            algorithm.history = History(held, limit=history_limit)
+        else:
+            algorithm.history = History(limit=history_limit, first_generation=checkpoint.generation)
+        population = checkpoint.population
+        fitness, conflicts = checkpoint.fitness, checkpoint.conflicts
+        algorithm._snapshot = algorithm._publish(population, fitness, conflicts)
         return algorithm

@@ -8,16 +8,20 @@ line and the dashboard's form are generated from this one place. A bad value rai
 from __future__ import annotations
 
 import dataclasses
+import numbers
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Final
+
+import numpy as np
 
 from engine.crossover import CROSSOVERS, PERMUTATION_CROSSOVERS
 from engine.encodings import ENCODINGS
 from engine.fitness import FITNESS_SHAPES
 from engine.mutation import FREE_MUTATIONS, MUTATIONS
 from engine.selection import SELECTIONS
+from engine.solutions import KNOWN_TOTALS
 from engine.survivors import SURVIVORS
 
 MEMORY_SHARE: Final = 0.5
@@ -26,6 +30,20 @@ MEMORY_SHARE: Final = 0.5
 BYTES_PER_GENE: Final = 8 * 24
 """Bytes a run touches per gene of the population: parents, children, line counts and the
 temporaries of the operators, as int64 (an over-estimate measured on the default config)."""
+
+BYTES_PER_CANDIDATE: Final = 8 * 24
+"""Bytes the conflict mutation touches per child and candidate move: its ``(children,
+candidates)`` temporaries (measured with tracemalloc: about 130 bytes, whatever N)."""
+
+BYTES_PER_SEEN: Final = 8 * 4
+"""Bytes ``unique`` keeps per child ever generated: one 64-bit hash in a table at most half
+full, twice during a resize."""
+
+BYTES_PER_SOLUTION_GENE: Final = 8 * 2
+"""Bytes the solution archive keeps per gene of a solution (its buffer grows by doubling)."""
+
+BYTES_PER_SOLUTION: Final = 8 * 6
+"""Bytes the solution archive keeps per solution besides its genes: hashes and their merges."""
 
 
 class ConfigError(ValueError):
@@ -128,11 +146,33 @@ class Config:
             "newcomer, stop when all are found"
         ),
     )
+    local_search: int = field(
+        default=0,
+        metadata=_meta(
+            "memetic: min-conflicts swaps per child, the improved child kept (0: off; "
+            "permutation only)"
+        ),
+    )
+    local_search_candidates: int = field(
+        default=16,
+        metadata=_meta("memetic: partners tried per attacked queen, the best swap kept"),
+    )
+    greedy_start: bool = field(
+        default=False,
+        metadata=_meta(
+            "start from greedy permutations: queens on free diagonals, a few tries per column "
+            "(permutation only)"
+        ),
+    )
     seed: int | None = field(
         default=None, metadata=_meta("random seed (none: drawn at random, and recorded)")
     )
 
     def __post_init__(self) -> None:
+        # Types first: numpy scalars become Python values (so the arithmetic of the checks
+        # cannot overflow), and a value of the wrong type is refused before it is compared.
+        for name, value in _typed_values(self).items():
+            object.__setattr__(self, name, value)
         errors = config_errors(self)
         if errors:
             raise errors[0]
@@ -164,9 +204,15 @@ class Config:
         Raises:
             ConfigError: On an unknown field, a value of the wrong type or a bad value.
         """
+        if not isinstance(values, Mapping):
+            raise ConfigError(
+                "config", values, "a mapping of field names to values (a JSON object) is expected"
+            )
         known = {f.name: f for f in dataclasses.fields(cls)}
         converted: dict[str, Any] = {}
         for key, value in values.items():
+            if not isinstance(key, str):
+                raise ConfigError(str(key), value, "field names are text, e.g. 'population'")
             name = key.replace("-", "_")
             if name not in known:
                 raise ConfigError(key, value, f"known fields are {', '.join(sorted(known))}")
@@ -183,6 +229,9 @@ class Config:
         errors: list[ConfigError] = []
         fields: dict[str, Any] = {f.name: f.default for f in dataclasses.fields(cls)}
         for key, value in values.items():
+            if not isinstance(key, str):
+                errors.append(ConfigError(str(key), value, "field names are text"))
+                continue
             name = key.replace("-", "_")
             if name not in fields:
                 errors.append(ConfigError(key, value, "not a config field"))
@@ -208,11 +257,20 @@ _INTEGER_FIELDS: Final = {
     "candidates",
     "elitism",
     "children_per_couple",
+    "local_search",
+    "local_search_candidates",
 }
 _OPTIONAL_INTEGER_FIELDS: Final = {"generations", "max_evals", "stagnation", "offspring", "seed"}
 _FLOAT_FIELDS: Final = {"crossover_rate", "mutation_rate"}
 _OPTIONAL_FLOAT_FIELDS: Final = {"time_limit", "gene_rate"}
-_BOOL_FIELDS: Final = {"unique", "stop_when_solved", "clone_uncrossed", "fallback", "harvest"}
+_BOOL_FIELDS: Final = {
+    "unique",
+    "stop_when_solved",
+    "clone_uncrossed",
+    "fallback",
+    "harvest",
+    "greedy_start",
+}
 _NONE_WORDS: Final = {"", "none", "null", "off"}
 
 
@@ -259,6 +317,59 @@ def parse_field(name: str, value: Any) -> Any:
     if not isinstance(value, str):
         raise ConfigError(name, value, "a name is expected")
     return value.strip()
+
+
+def _typed_value(name: str, value: Any) -> Any:
+    """``value`` as the field's Python type (read from its annotation), or a ConfigError.
+
+    Unlike :func:`parse_field`, nothing is parsed: a bool is not a number, ``8.5`` is not a
+    whole number, ``"no"`` is not a bool. numpy scalars are read as the Python value.
+    """
+    annotation = str(FIELDS[name].type)
+    optional = annotation.endswith(" | None")
+    kind = annotation.removesuffix(" | None")
+    hint = " or None" if optional else ""
+    if optional and value is None:
+        return None
+    if kind == "int":
+        if isinstance(value, numbers.Integral) and not isinstance(value, bool):
+            return int(value)
+        return ConfigError(name, value, f"a whole number{hint} is expected")
+    if kind == "float":
+        if isinstance(value, numbers.Real) and not isinstance(value, bool):
+            try:
+                return float(value)
+            except OverflowError:
+                return ConfigError(name, value, "a number that fits a float is expected")
+        return ConfigError(name, value, f"a number{hint} is expected")
+    if kind == "bool":
+        if isinstance(value, (bool, np.bool_)):
+            return bool(value)
+        return ConfigError(name, value, "True or False is expected")
+    if kind == "str" and not isinstance(value, str):
+        return ConfigError(name, value, "a name (text) is expected")
+    return value
+
+
+def _typed_values(config: Config) -> dict[str, Any]:
+    """The config's values as Python types.
+
+    Raises:
+        ConfigError: For the first field whose value has the wrong type.
+    """
+    typed: dict[str, Any] = {}
+    for name in FIELDS:
+        value = _typed_value(name, getattr(config, name))
+        if isinstance(value, ConfigError):
+            raise value
+        typed[name] = value
+    return typed
+
+
+def _type_errors(config: Config) -> list[ConfigError]:
+    """A :class:`ConfigError` for each field whose value has the wrong type."""
+    found = (_typed_value(name, getattr(config, name)) for name in FIELDS)
+    return [error for error in found if isinstance(error, ConfigError)]
 
 
 def _check_names(config: Config, errors: list[ConfigError]) -> None:
@@ -338,8 +449,10 @@ def _check_numbers(config: Config, errors: list[ConfigError]) -> None:
     at_least("candidates", 1)
     at_least("offspring", 1)
     at_least("seed", 0)
-    if config.time_limit is not None and not config.time_limit > 0:
-        errors.append(ConfigError("time_limit", config.time_limit, "a number of seconds > 0"))
+    if config.time_limit is not None and not 0 < config.time_limit < float("inf"):
+        errors.append(
+            ConfigError("time_limit", config.time_limit, "a finite number of seconds > 0")
+        )
     for name in ("crossover_rate", "mutation_rate", "gene_rate"):
         value = getattr(config, name)
         if value is not None and not 0.0 <= value <= 1.0:
@@ -386,20 +499,153 @@ def _check_numbers(config: Config, errors: list[ConfigError]) -> None:
             )
 
 
-def _check_memory(config: Config, errors: list[ConfigError]) -> None:
-    """Estimate the run's memory before anything is allocated."""
-    if config.n < 1 or config.population < 2:
-        return
-    genes = max(config.population, config.children_per_generation) * config.n
-    needed = genes * BYTES_PER_GENE
-    budget = int(physical_memory() * MEMORY_SHARE)
-    if needed > budget:
+def _blame(*factors: tuple[str, int]) -> tuple[str, int]:
+    """The field with the largest factor of a product: the one to lower."""
+    return max(factors, key=lambda factor: factor[1])
+
+
+def _evaluation_bound(config: Config) -> int | None:
+    """The most children a run can evaluate before a count budget stops it, if it has one."""
+    bounds: list[int] = []
+    if config.max_evals is not None:
+        # The last generation may overshoot by one generation's children and newcomers.
+        bounds.append(config.max_evals + config.children_per_generation + config.population)
+    if config.generations is not None:
+        per_generation = config.children_per_generation + config.population
+        bounds.append(config.population + config.generations * per_generation)
+    return min(bounds) if bounds else None
+
+
+def memory_needs(config: Config) -> dict[str, tuple[int, str]]:
+    """What a run may allocate, by the field that makes it grow: ``{field: (bytes, what)}``.
+
+    Python integers throughout, so no value overflows the estimate. ``unique`` and ``harvest``
+    are counted up to what a count budget (generations, max-evals) or the known number of
+    solutions allows; a run stopped only by time or stagnation cannot be bounded in advance,
+    so for it they are left out.
+    """
+    n, population = config.n, config.population
+    children = config.children_per_generation
+    needs: dict[str, tuple[int, str]] = {}
+    genes = max(population, children) * n
+    name, _ = _blame(("population", population), ("n", n))
+    if config.offspring is not None and config.offspring > population:
+        name, _ = _blame(("offspring", config.offspring), ("n", n))
+    needs[name] = (genes * BYTES_PER_GENE, f"max(P, children) x N = {genes:,} genes")
+    if config.mutation == "conflict":
+        moves = children * config.candidates
+        name, _ = _blame(("candidates", config.candidates), ("offspring", children))
+        if name == "offspring" and config.offspring is None:
+            name = "population"
+        total = needs.get(name, (0, ""))[0] + moves * BYTES_PER_CANDIDATE
+        needs[name] = (total, f"children x candidates = {moves:,} candidate moves")
+    evaluated = _evaluation_bound(config)
+    if evaluated is None and (config.time_limit is not None or config.stagnation is not None):
+        return needs  # what is remembered grows with time: no count to estimate from
+    if config.unique and evaluated is not None:
+        needs["unique"] = (evaluated * BYTES_PER_SEEN, f"{evaluated:,} children remembered")
+    if config.harvest:
+        known = KNOWN_TOTALS.get(n, (None, None))[0]
+        found = [b for b in (known, None if evaluated is None else 8 * evaluated) if b is not None]
+        if found:
+            stored = min(found)
+            per_solution = n * BYTES_PER_SOLUTION_GENE + BYTES_PER_SOLUTION
+            needs["harvest"] = (stored * per_solution, f"up to {stored:,} solutions of N = {n}")
+    return needs
+
+
+def _check_memetic(config: Config, errors: list[ConfigError]) -> None:
+    """The memetic fields: a budget of swaps, candidates, and the encoding they need."""
+    if config.local_search < 0:
+        errors.append(
+            ConfigError("local_search", config.local_search, "a whole number >= 0 (0: off)")
+        )
+    if config.local_search_candidates < 1:
         errors.append(
             ConfigError(
-                "population",
-                config.population,
-                f"P x N = {genes:,} genes needs about {needed / 2**30:.1f} GiB; this machine "
-                f"allows {budget / 2**30:.1f} GiB: lower the population or N",
+                "local_search_candidates", config.local_search_candidates, "a whole number >= 1"
+            )
+        )
+    if config.encoding in ENCODINGS and config.encoding != "permutation":
+        if config.local_search > 0:
+            errors.append(
+                ConfigError(
+                    "local_search",
+                    config.local_search,
+                    f"the local search swaps queens of permutations; the {config.encoding} "
+                    "encoding needs 0",
+                )
+            )
+        if config.greedy_start:
+            errors.append(
+                ConfigError(
+                    "greedy_start",
+                    True,
+                    f"greedy starts are permutations; the {config.encoding} encoding needs it off",
+                )
+            )
+
+
+def _check_memory(config: Config, errors: list[ConfigError]) -> None:
+    """Estimate the run's memory before anything is allocated; blame the biggest part."""
+    if config.n < 1 or config.population < 2 or config.candidates < 1:
+        return
+    needs = memory_needs(config)
+    needed = sum(size for size, _ in needs.values())
+    budget = int(physical_memory() * MEMORY_SHARE)
+    if needed <= budget:
+        return
+    name, (size, what) = max(needs.items(), key=lambda item: item[1][0])
+    advice = {
+        "unique": "set a smaller --generations or --max-evals, or turn unique off",
+        "harvest": "lower N, or set a budget (--generations, --max-evals, --time-limit)",
+    }.get(name, f"lower {name.replace('_', '-')}")
+    errors.append(
+        ConfigError(
+            name,
+            getattr(config, name),
+            f"{what} need about {_gibibytes(size)}; this machine allows "
+            f"{_gibibytes(budget)} for a run: {advice}",
+        )
+    )
+
+
+def _gibibytes(size: int) -> str:
+    """``12.5 GiB``, or ``> 10^30 GiB`` for sizes a float cannot print sensibly."""
+    if size >= 2**30 * 10**30:
+        return "more than 10^30 GiB"
+    return f"{size / 2**30:,.1f} GiB"
+
+
+def _check_progress(config: Config, errors: list[ConfigError]) -> None:
+    """Refuse a run that can never make a child, or never end."""
+    if not config.clone_uncrossed and config.crossover_rate == 0.0:
+        errors.append(
+            ConfigError(
+                "crossover_rate",
+                config.crossover_rate,
+                "with clone-uncrossed off, no couple would ever have a child: use a crossover "
+                "rate above 0 or turn clone-uncrossed on",
+            )
+        )
+    elif not config.clone_uncrossed and config.fallback:
+        errors.append(
+            ConfigError(
+                "fallback",
+                True,
+                "its mutation generations make no crossover, and with clone-uncrossed off no "
+                "child at all: turn clone-uncrossed on",
+            )
+        )
+    budgets = (config.generations, config.max_evals, config.time_limit, config.stagnation)
+    if config.harvest and config.n not in KNOWN_TOTALS and all(b is None for b in budgets):
+        errors.append(
+            ConfigError(
+                "harvest",
+                True,
+                f"N = {config.n} has no known number of solutions, so finding all of them "
+                "never ends: add a budget (--generations, --max-evals, --time-limit or "
+                "--stagnation)",
             )
         )
 
@@ -414,9 +660,42 @@ def physical_memory() -> int:
 
 def config_errors(config: Config) -> list[ConfigError]:
     """Every problem with a config, in field order (empty when it is valid)."""
-    errors: list[ConfigError] = []
+    errors = _type_errors(config)
+    if errors:
+        return errors
     _check_numbers(config, errors)
     _check_names(config, errors)
     _check_fit(config, errors)
+    _check_progress(config, errors)
+    _check_memetic(config, errors)
     _check_memory(config, errors)
     return errors
+
+
+_FITTING_CROSSOVERS: Final = {"integer": "single-point", "squares": "one-gene"}
+"""The crossover each non-permutation encoding gets unless one is named."""
+
+
+def fitting_operators(encoding: str) -> dict[str, str]:
+    """The default crossover, mutation and fitness that fit an encoding.
+
+    The command line and the dashboard's form use them for the operators the user did not
+    name, so that choosing ``--encoding integer`` alone gives a valid run.
+
+    Args:
+        encoding: An encoding's name.
+
+    Returns:
+        ``{"crossover": ..., "mutation": ..., "fitness": ...}``, names valid for the encoding.
+
+    Raises:
+        ConfigError: If the encoding is not known.
+    """
+    if encoding not in ENCODINGS:
+        raise ConfigError("encoding", encoding, f"choose one of {', '.join(ENCODINGS)}")
+    defaults = {name: str(FIELDS[name].default) for name in ("crossover", "mutation", "fitness")}
+    if encoding == "permutation":
+        return defaults
+    # The conflict mutation and the pairs fitness serve every encoding; the crossover must not
+    # assume a permutation.
+    return {**defaults, "crossover": _FITTING_CROSSOVERS[encoding]}

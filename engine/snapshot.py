@@ -7,6 +7,7 @@ whether or not anyone looked at that generation's snapshot.
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, fields
 from typing import Any, Final
 
@@ -44,36 +45,208 @@ class GenerationStats:
 
 STAT_COLUMNS: Final = tuple(f.name for f in fields(GenerationStats))
 
+INTEGER_COLUMNS: Final = ("generation", "evaluations", "best_conflicts")
+"""Columns held as int64; the others are float64."""
+
+_STORED: Final = np.dtype(
+    [(name, np.int64 if name in INTEGER_COLUMNS else np.float64) for name in STAT_COLUMNS[1:]]
+)
+"""One history row as stored: the generation is implied by the row's position."""
+
+_FIRST_CHUNK: Final = 16
+_LARGEST_CHUNK: Final = 4096
+
 
 class History:
-    """Per-generation statistics of a run, in columns, with no generation missing."""
+    """Per-generation statistics of a run, in typed columns, with no generation missing.
 
-    def __init__(self, rows: dict[str, list[float]] | None = None) -> None:
-        self._columns: dict[str, list[float]] = {name: [] for name in STAT_COLUMNS}
-        if rows is not None:
-            for name in STAT_COLUMNS:
-                self._columns[name] = list(rows[name])
+    Rows live in chunks of a structured numpy array (int64 for counts, float64 for the rest,
+    72 bytes a row; the generation is implied by the position). Chunks double in size up to
+    4,096 rows (or ``limit``) and are never moved once written, so a reader in another thread
+    can read the rows published so far while the run appends. With a limit, at most about
+    ``3 * limit`` rows' worth of chunks are held, and old chunks are let go as the run goes
+    on: read a limited history from the thread that steps the run (or between steps).
+
+    Indices are positions among the rows *held*, like a list's: ``0`` is the row of
+    :attr:`first_generation`, ``-1`` the latest. A whole history (no ``limit``, started at
+    generation 0, as every fresh run's is) has index = generation. With ``limit``, only the
+    last ``limit`` rows are held; older ones are dropped and :attr:`first_generation` moves on.
+
+    Args:
+        rows: Columns to start from, keyed by :data:`STAT_COLUMNS` (lists or arrays of equal
+            length, generations consecutive); ``None`` for an empty history.
+        limit: Hold at most this many of the latest rows (``None``: all of them).
+        first_generation: The generation the first appended row will have, when ``rows`` is
+            empty or ``None``.
+
+    Raises:
+        ValueError: If ``limit`` is below 1.
+    """
+
+    def __init__(
+        self,
+        rows: Mapping[str, Sequence[float] | npt.NDArray[Any]] | None = None,
+        *,
+        limit: int | None = None,
+        first_generation: int = 0,
+    ) -> None:
+        if limit is not None and limit < 1:
+            raise ValueError(f"limit: {limit!r} is not allowed; a whole number >= 1 or None")
+        self.limit = limit
+        self._chunks: list[npt.NDArray[np.void]] = []
+        self._chunk_starts: list[int] = []
+        self._start = int(first_generation)
+        """Generation of the first row ever appended (held or dropped)."""
+        self._count = 0
+        """Rows appended since :attr:`_start`, dropped ones included."""
+        if rows is not None and len(rows["generation"]):
+            generations = np.asarray(rows["generation"], dtype=np.int64)
+            self._start = int(generations[0])
+            self._extend({name: rows[name] for name in STAT_COLUMNS[1:]}, len(generations))
+
+    def _extend(self, columns: Mapping[str, Any], count: int) -> None:
+        block = np.empty(count, dtype=_STORED)
+        for name in STAT_COLUMNS[1:]:
+            block[name] = np.asarray(columns[name])
+        keep = count if self.limit is None else min(count, self.limit)
+        self._add_chunk(max(keep, _FIRST_CHUNK), block[count - keep :], self._count + count - keep)
+        self._count += count
+        self._drop_old()
+
+    def _add_chunk(self, size: int, rows: npt.NDArray[np.void], first_index: int) -> None:
+        chunk = np.zeros(size, dtype=_STORED)
+        chunk[: rows.shape[0]] = rows
+        self._chunks = [*self._chunks, chunk]
+        self._chunk_starts = [*self._chunk_starts, first_index]
+
+    def _drop_old(self) -> None:
+        """Forget the chunks that hold only rows older than the last ``limit``."""
+        if self.limit is None:
+            return
+        oldest = self._count - self.limit
+        drop = 0
+        while drop + 1 < len(self._chunks) and self._chunk_starts[drop + 1] <= oldest:
+            drop += 1
+        if drop:
+            # New lists: a reader holding the old ones still reads valid chunks.
+            self._chunks = self._chunks[drop:]
+            self._chunk_starts = self._chunk_starts[drop:]
 
     def append(self, stats: GenerationStats) -> None:
-        """Add one generation's row."""
-        for name in STAT_COLUMNS:
-            self._columns[name].append(getattr(stats, name))
+        """Add the next generation's row.
+
+        Raises:
+            ValueError: If ``stats`` is not the generation after the last one.
+        """
+        if self._count == 0 and not self._chunks:
+            self._start = stats.generation
+        expected = self._start + self._count
+        if stats.generation != expected:
+            raise ValueError(f"history: generation {stats.generation} appended, {expected} due")
+        if self._chunks:
+            last, first_index = self._chunks[-1], self._chunk_starts[-1]
+            used = self._count - first_index
+        if not self._chunks or used == last.shape[0]:
+            largest = _LARGEST_CHUNK if self.limit is None else max(_FIRST_CHUNK, self.limit)
+            size = (
+                _FIRST_CHUNK
+                if not self._chunks
+                else min(2 * last.shape[0], largest, _LARGEST_CHUNK)
+            )
+            self._add_chunk(size, np.empty(0, dtype=_STORED), self._count)
+            last, used = self._chunks[-1], 0
+        last[used] = tuple(getattr(stats, name) for name in STAT_COLUMNS[1:])
+        # Published after the row is written: a reader never sees a half-written row.
+        self._count += 1
+        self._drop_old()
+
+    @property
+    def first_generation(self) -> int:
+        """The generation of the first row held (index 0)."""
+        if self.limit is None:
+            return self._start
+        return self._start + max(0, self._count - self.limit)
 
     def __len__(self) -> int:
-        return len(self._columns["generation"])
+        """Rows held."""
+        held = self._count if self.limit is None else min(self._count, self.limit)
+        return held
+
+    def _held_slice(self, name: str, start: int) -> npt.NDArray[Any]:
+        """Column ``name`` (stored) of the held rows from index ``start``, as a new array."""
+        count = self._count  # read before the chunks: those rows are all written
+        chunks, starts = self._chunks, self._chunk_starts
+        held = count if self.limit is None else min(count, self.limit)
+        first = count - held
+        begin = first + range(held)[start:].start
+        pieces = []
+        for chunk, chunk_start in zip(chunks, starts, strict=True):
+            low = max(begin, chunk_start) - chunk_start
+            high = min(count, chunk_start + chunk.shape[0]) - chunk_start
+            if high > low:
+                pieces.append(chunk[name][low:high])
+        dtype = np.int64 if name in INTEGER_COLUMNS else np.float64
+        return np.concatenate(pieces) if pieces else np.empty(0, dtype=dtype)
 
     def column(self, name: str, start: int = 0) -> FloatArray:
-        """One statistic over the generations from ``start`` on, as a new array."""
-        return np.asarray(self._columns[name][start:], dtype=np.float64)
+        """One statistic over the held rows from index ``start`` on, as a new float64 array.
+
+        Args:
+            name: One of :data:`STAT_COLUMNS`.
+            start: An index among the held rows (negative: from the end), as in a list slice.
+        """
+        if name == "generation":
+            count = self._count
+            held = count if self.limit is None else min(count, self.limit)
+            positions = np.arange(held)[start:]
+            return np.asarray(positions + (self._start + count - held), dtype=np.float64)
+        if name not in STAT_COLUMNS:
+            raise KeyError(name)
+        return np.asarray(self._held_slice(name, start), dtype=np.float64)
+
+    def integers(self, name: str, start: int = 0) -> IntArray:
+        """A count column (:data:`INTEGER_COLUMNS`) as int64, exact at any size."""
+        if name == "generation":
+            return np.asarray(self.column(name, start), dtype=np.int64)
+        if name not in INTEGER_COLUMNS:
+            raise KeyError(name)
+        return np.asarray(self._held_slice(name, start), dtype=np.int64)
 
     def row(self, index: int) -> GenerationStats:
-        """The statistics of one generation (``-1`` for the last)."""
-        values = {name: self._columns[name][index] for name in STAT_COLUMNS}
-        return GenerationStats(**values)  # type: ignore[arg-type]
+        """The statistics of one held row (``-1`` for the last).
+
+        Raises:
+            IndexError: If no row is held at ``index``.
+        """
+        count = self._count
+        held = count if self.limit is None else min(count, self.limit)
+        try:
+            position = range(count - held, count)[index]
+        except IndexError:
+            raise IndexError(f"history: no row at index {index} ({held} held)") from None
+        chunks, starts = self._chunks, self._chunk_starts
+        chunk_index = int(np.searchsorted(starts, position, side="right")) - 1
+        stored = chunks[chunk_index][position - starts[chunk_index]]
+        values: dict[str, Any] = {"generation": self._start + position}
+        for name in STAT_COLUMNS[1:]:
+            value = stored[name]
+            values[name] = int(value) if name in INTEGER_COLUMNS else float(value)
+        return GenerationStats(**values)
+
+    def arrays(self) -> dict[str, npt.NDArray[Any]]:
+        """The held columns as new typed arrays (int64 counts, float64 the rest)."""
+        result: dict[str, npt.NDArray[Any]] = {"generation": self.integers("generation")}
+        for name in STAT_COLUMNS[1:]:
+            result[name] = self._held_slice(name, 0).copy()
+        return result
 
     def to_dict(self) -> dict[str, list[float]]:
-        """The columns as plain lists (copies), for JSON or a checkpoint."""
-        return {name: list(values) for name, values in self._columns.items()}
+        """The held columns as plain lists (ints for counts), for JSON or a checkpoint."""
+        return {name: values.tolist() for name, values in self.arrays().items()}
+
+    def nbytes(self) -> int:
+        """Bytes held by the chunks (what the history costs in memory, overheads aside)."""
+        return sum(chunk.nbytes for chunk in self._chunks)
 
 
 @dataclass(frozen=True)

@@ -2,11 +2,15 @@
 
 Genomes are identified by a 64-bit hash computed for all rows at once (a random linear form
 modulo 2**64, so two different genomes collide with probability about 2**-64). The hashes of
-every genome ever generated are kept in a sorted array.
+every genome ever generated are kept in a :class:`HashSet`, an open-addressing hash table in
+numpy, so checking and adding a generation's children costs the same at generation 50,000 as at
+generation 10 (a sorted array rebuilt by ``np.union1d`` each time costs time in proportion to
+everything seen so far).
 """
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Final
 
 import numpy as np
@@ -21,10 +25,19 @@ _HASH_SEED: Final = 0x5EED_0F_0_0EE45
 """Fixed, so that hashes (and the runs that depend on them) are the same everywhere."""
 
 
+@lru_cache(maxsize=8)
+def _weights(n: int) -> HashArray:
+    """The hash's odd 64-bit weights for genomes of ``n`` genes (cached: a run asks every
+    generation, and drawing them costs more than hashing a small population)."""
+    draws = np.random.default_rng(_HASH_SEED).integers(1, 2**63, size=n)
+    weights = np.asarray(draws, dtype=np.uint64) * np.uint64(2) + np.uint64(1)
+    weights.flags.writeable = False
+    return weights
+
+
 def row_hashes(genomes: Genomes) -> HashArray:
     """A 64-bit hash per genome: ``sum(gene * w_position) mod 2**64``, one integer matmul."""
-    draws = np.random.default_rng(_HASH_SEED).integers(1, 2**63, size=genomes.shape[1])
-    weights = np.asarray(draws, dtype=np.uint64) * np.uint64(2) + np.uint64(1)
+    weights = _weights(genomes.shape[1])
     # Genes are non-negative int64, so viewing them as uint64 is exact and costs no copy.
     unsigned = np.ascontiguousarray(genomes, dtype=np.int64).view(np.uint64)
     return np.asarray(unsigned @ weights, dtype=np.uint64)
@@ -45,6 +58,125 @@ def unseen(hashes: HashArray, seen: HashArray) -> BoolArray:
 def remember(seen: HashArray, hashes: HashArray) -> HashArray:
     """``seen`` with ``hashes`` added, still sorted and without repeats."""
     return np.union1d(seen, hashes).astype(np.uint64)
+
+
+_MIX: Final = np.uint64(0x9E3779B97F4A7C15)
+"""Fibonacci hashing: the slot is the top bits of ``hash * _MIX`` (mod 2**64)."""
+
+_EMPTY: Final = np.uint64(0)
+"""A free slot. The hash 0 itself is kept aside in :attr:`HashSet._has_zero`."""
+
+
+class HashSet:
+    """A set of 64-bit hashes: an open-addressing table with linear probing, batch at a time.
+
+    The table is at most half full and doubles when it would be fuller, so a lookup or an
+    insertion probes a couple of slots on average, whatever the set's size. Every operation
+    takes a whole array of hashes and loops only over probe rounds, not over hashes.
+
+    Args:
+        hashes: Hashes to start with (repeats allowed).
+    """
+
+    def __init__(self, hashes: HashArray | None = None) -> None:
+        self._table: HashArray = np.zeros(16, dtype=np.uint64)
+        self._count = 0
+        self._has_zero = False
+        if hashes is not None and hashes.shape[0]:
+            self.add(np.unique(np.asarray(hashes, dtype=np.uint64)))
+
+    def __len__(self) -> int:
+        return self._count + int(self._has_zero)
+
+    def _slots(self, hashes: HashArray) -> npt.NDArray[np.int64]:
+        bits = self._table.shape[0].bit_length() - 1
+        mixed = hashes * _MIX  # wraps modulo 2**64, as hashing wants
+        return np.asarray(mixed >> np.uint64(64 - bits), dtype=np.int64)
+
+    def contains(self, hashes: HashArray) -> BoolArray:
+        """Which of ``hashes`` are in the set."""
+        hashes = np.asarray(hashes, dtype=np.uint64)
+        found = np.zeros(hashes.shape, dtype=bool)
+        zero = hashes == _EMPTY
+        found[zero] = self._has_zero
+        pending = np.flatnonzero(~zero)
+        slots = self._slots(hashes[pending])
+        mask = self._table.shape[0] - 1
+        while pending.shape[0]:
+            held = self._table[slots]
+            wanted = hashes[pending]
+            found[pending[held == wanted]] = True
+            going = (held != wanted) & (held != _EMPTY)
+            pending, slots = pending[going], (slots[going] + 1) & mask
+        return found
+
+    def add(self, hashes: HashArray) -> None:
+        """Add hashes that are distinct and not in the set yet (as :meth:`unseen` picks them).
+
+        The caller filters first (:meth:`remember` does both): a hash added twice would take
+        two slots and be counted twice.
+        """
+        hashes = np.asarray(hashes, dtype=np.uint64)
+        zero = hashes == _EMPTY
+        if zero.any():
+            self._has_zero = True
+            hashes = hashes[~zero]
+        if not hashes.shape[0]:
+            return
+        if 2 * (self._count + hashes.shape[0]) > self._table.shape[0]:
+            self._grow(self._count + hashes.shape[0])
+        self._place(hashes)
+        self._count += hashes.shape[0]
+
+    def _grow(self, needed: int) -> None:
+        size = self._table.shape[0]
+        while 2 * needed > size:
+            size *= 2
+        old = self._table[self._table != _EMPTY]
+        self._table = np.zeros(size, dtype=np.uint64)
+        self._place(old)
+
+    def _place(self, hashes: HashArray) -> None:
+        """Write distinct, absent, non-zero hashes into free slots (the table has room)."""
+        slots = self._slots(hashes)
+        mask = self._table.shape[0] - 1
+        while hashes.shape[0]:
+            free = self._table[slots] == _EMPTY
+            # Of the hashes aiming at one free slot, the first takes it; the rest probe on.
+            candidates = np.flatnonzero(free)
+            _, first = np.unique(slots[candidates], return_index=True)
+            winners = candidates[first]
+            self._table[slots[winners]] = hashes[winners]
+            moving = np.ones(hashes.shape[0], dtype=bool)
+            moving[winners] = False
+            hashes = hashes[moving]
+            slots = slots[moving]
+            slots[~free[moving]] += 1
+            slots &= mask
+
+    def unseen(self, hashes: HashArray) -> BoolArray:
+        """Which hashes are new: not in the set and not repeating an earlier one here."""
+        _, first = np.unique(hashes, return_index=True)
+        first_time = np.zeros(hashes.shape, dtype=bool)
+        first_time[first] = True
+        return first_time & ~self.contains(hashes)
+
+    def remember(self, hashes: HashArray) -> BoolArray:
+        """Add the new ones among ``hashes``; return which were new (see :meth:`unseen`)."""
+        fresh = self.unseen(hashes)
+        self.add(hashes[fresh])
+        return fresh
+
+    def sorted(self) -> HashArray:
+        """Every hash in the set, sorted (a new array): the set's canonical form."""
+        held = self._table[self._table != _EMPTY]
+        if self._has_zero:
+            held = np.concatenate([np.zeros(1, dtype=np.uint64), held])
+        return np.sort(held)
+
+    def nbytes(self) -> int:
+        """Bytes of the table."""
+        return int(self._table.nbytes)
 
 
 def unique_fraction(genomes: Genomes) -> float:

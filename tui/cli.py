@@ -2,8 +2,11 @@
 
 ``queens`` alone opens the dashboard. Each subcommand lives in its own module under
 ``tui/commands/``; this module builds the parser from them and turns errors into exit codes:
-0 solved, 1 not solved within the budget, 2 usage or config error, 130 interrupted (141 when
-the reader of stdout goes away early).
+0 solved, 1 not solved within the budget, 2 usage or config error, 130 interrupted (Ctrl+C),
+143 terminated (SIGTERM), 141 when the reader of stdout goes away early.
+
+The console script enters through :mod:`tui.entry`, which handles signals from the first
+instant; nothing here imports numpy or the engine until a command needs it.
 """
 
 from __future__ import annotations
@@ -13,11 +16,10 @@ import os
 import sys
 from collections.abc import Sequence
 
-from engine import ConfigError
-from tui.commands import COMMANDS
-from tui.commands.dashboard import dashboard
+from tui.commands import add_parsers, chosen_command
 from tui.config_flags import config_flags, config_from_args
-from tui.exit_codes import EXIT_BROKEN_PIPE, EXIT_INTERRUPTED, EXIT_USAGE
+from tui.entry import report_interruption
+from tui.exit_codes import EXIT_BROKEN_PIPE, EXIT_USAGE
 
 __all__ = ["build_parser", "config_flags", "config_from_args", "main"]
 
@@ -42,35 +44,44 @@ class _VersionAction(argparse.Action):
         parser.exit()
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """The ``queens`` argument parser and its subcommands."""
+def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
+    """The ``queens`` argument parser and its subcommands.
+
+    With ``argv``, only the subcommand it names is built in full (its module imported); the
+    others are listed by name. Without, every subcommand is built.
+    """
     parser = argparse.ArgumentParser(
         prog="queens",
         description="Watch, steer and compare genetic algorithms on the N-Queens puzzle. "
         "With no command, opens the dashboard.",
+        epilog="Exit codes: 0 solved, 1 not solved within the budget, 2 usage or config error, "
+        "130 interrupted (Ctrl+C), 143 terminated (SIGTERM), 141 when the reader of stdout "
+        "goes away early.",
     )
     parser.add_argument("--version", action=_VersionAction)
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
-    for command in COMMANDS:
-        command.add_parser(commands)
+    add_parsers(commands, None if argv is None else chosen_command(list(argv)))
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``queens`` command. Returns (and exits with) the exit code."""
-    parser = build_parser()
-    args = parser.parse_args(argv)
+    from engine import ConfigError
+
     try:
+        words = sys.argv[1:] if argv is None else list(argv)
+        args = build_parser(words).parse_args(words)
         if args.command is None:
+            from tui.commands.dashboard import dashboard
+
             return dashboard(None, ascii_board=False)
         code: int = args.handler(args)
         return code
     except ConfigError as error:
         print(f"queens: error: {error}", file=sys.stderr)
         return EXIT_USAGE
-    except KeyboardInterrupt:
-        print("queens: interrupted", file=sys.stderr)
-        return EXIT_INTERRUPTED
+    except KeyboardInterrupt as interruption:
+        return report_interruption(interruption)
     except BrokenPipeError:
         # Python would complain again when flushing stdout at exit: point it at nothing.
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())

@@ -7,8 +7,11 @@ uses these, so a flag reads and fails the same way everywhere.
 from __future__ import annotations
 
 import argparse
+from collections.abc import Mapping
+from typing import Any, Final
 
-from engine import FIELDS, Config
+from engine import FIELDS, Config, ConfigError
+from engine.config import fitting_operators, parse_field
 from engine.presets import PRESETS, preset_named
 
 
@@ -50,19 +53,58 @@ def add_config_flags(parser: argparse.ArgumentParser) -> None:
         )
 
 
+OPERATOR_FIELDS: Final = ("crossover", "mutation", "fitness")
+"""The fields that must fit the encoding; chosen for it when the user names only the encoding."""
+
+
 def config_from_args(args: argparse.Namespace) -> Config:
-    """The config the flags describe (defaults for the flags not given).
+    """The config the flags describe, validated once as a whole.
+
+    The flags given are laid over the preset's values for the board size (``--preset``), or
+    over the defaults, and the result is checked as one config: a flag is judged against the
+    preset it modifies. When ``--encoding`` is given, each operator the user did not name and
+    that does not fit the encoding is replaced by one that does (:func:`fitting_operators`); an
+    operator named on the command line is kept, and refused if it does not fit.
 
     Raises:
         ConfigError: On a bad value, naming the flag, the value and what is allowed.
     """
     given = {name: getattr(args, name) for name in FIELDS if getattr(args, name) is not None}
-    if getattr(args, "preset", None) is None:
-        return Config.from_mapping(given)
-    preset = preset_named(args.preset)
-    size = Config.from_mapping({"n": given.pop("n")}).n if "n" in given else None
-    overrides = Config.from_mapping(given).to_dict() if given else {}
-    return preset.config(size, **{name: overrides[name] for name in given})
+    values: dict[str, Any] = {**preset_values(getattr(args, "preset", None), given), **given}
+    if "encoding" in given:
+        choose_fitting_operators(values, given)
+    return Config.from_mapping(values)
+
+
+def preset_values(name: str | None, given: Mapping[str, Any]) -> dict[str, Any]:
+    """The values of preset ``name`` at the board size given (its own N without ``--n``).
+
+    Empty without a preset: the config's defaults then stand under the flags.
+    """
+    if name is None:
+        return {}
+    preset = preset_named(name)
+    size = parse_field("n", given["n"]) if "n" in given else None
+    try:
+        return preset.config(size).to_dict()
+    except ConfigError as error:
+        if error.field == "n":
+            raise
+        raise ConfigError(
+            error.field,
+            error.value,
+            f"{error.allowed} (the {preset.name} preset's own value at N = "
+            f"{size if size is not None else preset.native_n})",
+        ) from None
+
+
+def choose_fitting_operators(values: dict[str, Any], given: Mapping[str, Any]) -> None:
+    """Replace, in place, the operators the user did not name that do not fit the encoding."""
+    fitting = fitting_operators(parse_field("encoding", values["encoding"]))
+    misfits = {error.field.replace("-", "_") for error in Config.check(values)}
+    for name in OPERATOR_FIELDS:
+        if name in misfits and name not in given:
+            values[name] = fitting[name]
 
 
 def config_flags(config: Config) -> list[str]:

@@ -94,21 +94,17 @@ class Repainting(DashboardParts):
         else:
             return
         position = Position.of(snapshot.population[index], snapshot.n, snapshot.encoding)
-        board.show(position)
         conflicts = int(snapshot.conflicts[index])
-        board.set_class(conflicts == 0, "-solved")
         attacked_glyph = board.glyphs[1]
-        scale = f" 1:{board.scale}" if board.overview else ""
-        subtitle = (
-            f"solved{scale}"
-            if conflicts == 0
-            else f"{attacked_glyph} {position.attacked_count} attacked{scale}"
+        caption = (
+            "solved" if conflicts == 0 else f"{attacked_glyph} {position.attacked_count} attacked"
         )
+        # The board adds its scale to the caption in its border.
+        board.show(position, caption=caption)
+        board.set_class(conflicts == 0, "-solved")
         # Titles are set only when they change: each assignment repaints the widget.
         if board.border_title != label:
             board.border_title = label
-        if board.border_subtitle != subtitle:
-            board.border_subtitle = subtitle
         # On the chart panel, not the app: a class on the app restyles every widget (~100 ms).
         self.charts.set_class(self.inspected is not None, "-inspecting")
         if self.inspected is not None and self.listed is not self.inspected:
@@ -145,4 +141,8 @@ class Repainting(DashboardParts):
             },
             thinned(columns[SERIES_DIVERSITY], PLOT_POINTS),
             x_label="generations" if self.x_axis == "generation" else "evaluations",
+            conflicts={
+                "best": thinned(columns["best_conflicts"], PLOT_POINTS),
+                "mean": thinned(columns["mean_conflicts"], PLOT_POINTS),
+            },
         )

@@ -10,7 +10,15 @@ from engine_reference import brute_conflicts, is_permutation_rows
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from engine import Config, ConfigError, FinishedError, GeneticAlgorithm, Snapshot, snapshots
+from engine import (
+    CheckpointError,
+    Config,
+    ConfigError,
+    FinishedError,
+    GeneticAlgorithm,
+    Snapshot,
+    snapshots,
+)
 from engine.crossover import FREE_CROSSOVERS, PERMUTATION_CROSSOVERS
 from engine.encodings import ENCODINGS
 from engine.fitness import FITNESS_SHAPES, evaluate
@@ -18,6 +26,7 @@ from engine.mutation import FREE_MUTATIONS, MUTATIONS
 from engine.selection import SELECTIONS
 from engine.snapshot import STAT_COLUMNS
 from engine.survivors import SURVIVORS
+from engine.uniqueness import HashSet
 
 FAST: dict[str, object] = {"n": 8, "population": 16, "generations": 15, "stop_when_solved": False}
 
@@ -194,8 +203,13 @@ def test_a_checkpoint_of_a_unique_run_keeps_the_seen_genomes():
     assert len(state["seen"]) > config.population
     resumed = GeneticAlgorithm.from_state(state)
     assert_same_snapshot(resumed.run(), final)
+    # A checkpoint that forgot what was seen is refused: it would resume a different run.
+    with pytest.raises(CheckpointError) as caught:
+        GeneticAlgorithm.from_state({**state, "seen": []})
+    assert caught.value.field == "seen"
     # Forgetting what was seen would let old genomes back in and change the run.
-    forgetful = GeneticAlgorithm.from_state({**state, "seen": []})
+    forgetful = GeneticAlgorithm.from_state(state)
+    forgetful._seen = HashSet()
     forgetful_final = forgetful.run()
     assert forgetful.snapshot.evaluations != final.evaluations or not np.array_equal(
         forgetful_final.population, final.population

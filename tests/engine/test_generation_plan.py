@@ -13,7 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import engine.algorithm as algorithm_module
-from engine import Config, ConfigError, GeneticAlgorithm
+from engine import CheckpointError, Config, ConfigError, GeneticAlgorithm
 from engine.crossover import CROSSOVERS
 from engine.encodings import INTEGER, SQUARES, Encoding
 from engine.mutation import MUTATIONS, MutationSettings, reset_one_mutation
@@ -42,7 +42,9 @@ def queens_ai(**overrides: Any) -> Config:
 
 
 def test_uncrossed_couples_make_no_children_and_spend_no_evaluations():
-    algorithm = GeneticAlgorithm(queens_ai(crossover_rate=0.0, stop_when_solved=False))
+    # A rate of exactly 0 never makes a child, so it is refused (test_config_rules); a tiny
+    # rate still leaves every couple of these 20 steps uncrossed.
+    algorithm = GeneticAlgorithm(queens_ai(crossover_rate=1e-12, stop_when_solved=False))
     start = algorithm.snapshot
     assert start.evaluations == 100
     algorithm.step_many(20)
@@ -83,8 +85,10 @@ def test_the_published_10000_evaluation_stop_fires():
     assert config.max_evals == 10_000
     algorithm = GeneticAlgorithm(config)
     algorithm.step()
-    # Resume as if the run had already spent 9,996 evaluations (a full run takes seconds).
-    state = json.loads(json.dumps(algorithm.state()))
+    # Resume as if the run had already spent 9,996 evaluations (a full run takes seconds):
+    # without its history and digest, a checkpoint's counters are not cross-checked.
+    state = json.loads(json.dumps(algorithm.state(history=False)))
+    del state["digest"]
     state["evaluations"] = 9_996
     resumed = GeneticAlgorithm.from_state(state)
     assert resumed.snapshot.stop_reason is None
@@ -278,7 +282,12 @@ def test_the_fallback_flag_survives_a_checkpoint():
     assert resumed._mutating
     final = algorithm.run()
     assert resumed.run().population.tobytes() == final.population.tobytes()
-    # Forgetting the flag changes the run.
+    # Forgetting the flag changes the run: the digest refuses such a checkpoint...
+    with pytest.raises(CheckpointError) as caught:
+        GeneticAlgorithm.from_state({**state, "mutating": False})
+    assert caught.value.field == "digest"
+    # ... which, without a digest, would resume a different run.
+    state.pop("digest")
     forgetful = GeneticAlgorithm.from_state({**state, "mutating": False})
     assert forgetful.run().population.tobytes() != final.population.tobytes()
 

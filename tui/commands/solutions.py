@@ -3,13 +3,22 @@
 from __future__ import annotations
 
 import argparse
-import json
+import sys
+from typing import Any
 
-from engine import Config, GeneticAlgorithm
+from engine import Config, GeneticAlgorithm, Snapshot
 from engine.solutions import KNOWN_TOTALS
+from tui.commands.solve import collector_paused, json_text
 from tui.config_flags import add_config_flags, config_from_args
+from tui.entry import report_interruption
 from tui.exit_codes import EXIT_SOLVED, EXIT_UNSOLVED
-from tui.progress import run_to_stop
+from tui.progress import (
+    INTERRUPTED,
+    interrupted,
+    run_to_stop,
+    warn_when_first_population_overruns,
+    with_seed,
+)
 
 
 def add_parser(commands: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -19,7 +28,8 @@ def add_parser(commands: argparse._SubParsersAction) -> None:  # type: ignore[ty
         help="find every solution for N (harvest mode) and print them",
         description="Run the GA in find-all mode: record each solution (and its rotations and "
         "reflections), replace it by a newcomer, stop when the known total is reached or the "
-        "budget ends.",
+        "budget ends. Ctrl+C or SIGTERM still prints what was found so far (stop_reason "
+        "'interrupted'); exit 130 or 143.",
     )
     parser.add_argument("--json", action="store_true", help="print one JSON document")
     add_config_flags(parser)
@@ -31,36 +41,71 @@ def run(args: argparse.Namespace) -> int:
     return find_solutions(config_from_args(args), args.json)
 
 
-def find_solutions(config: Config, as_json: bool) -> int:
-    """Find-all mode: exit 0 when every known solution was found, 1 when the budget ended."""
-    config = config.replace(harvest=True, stop_when_solved=False)
-    algorithm = GeneticAlgorithm(config)
-    final = run_to_stop(algorithm)
-    boards = final.solutions
-    known = final.stop_reason == "all-found"
-    if as_json:
-        document = {
-            "n": final.n,
-            "seed": final.seed,
-            "found": int(boards.shape[0]),
-            "fundamental_found": final.fundamental_solutions,
-            "known_total": KNOWN_TOTALS.get(final.n, (None, None))[0],
-            "known_fundamental": KNOWN_TOTALS.get(final.n, (None, None))[1],
-            "all_found": known,
-            "generations": final.generation,
-            "evaluations": final.evaluations,
-            "elapsed_s": round(final.elapsed, 6),
-            "stop_reason": final.stop_reason,
-            "solutions": boards.tolist(),
-            "config": algorithm.config.to_dict(),
-        }
-        print(json.dumps(document))
+def solutions_document(snapshot: Snapshot | None, config: Config) -> dict[str, Any]:
+    """The JSON document ``queens solutions --json`` prints (``snapshot`` ``None``: interrupted
+    before the first population)."""
+    known_total, known_fundamental = KNOWN_TOTALS.get(config.n, (None, None))
+    stop_reason: str | None
+    if snapshot is None:
+        boards: list[list[int]] = []
+        found = fundamental = generations = evaluations = 0
+        elapsed, stop_reason = 0.0, INTERRUPTED
     else:
-        print(
-            f"N = {final.n}: {final.solutions_text} in {final.generation:,} generations, "
-            f"{final.evaluations:,} evaluations, {final.elapsed:.2f} s "
-            f"(stop: {final.stop_reason}, seed {final.seed})"
-        )
-        for board in boards:
-            print(" ".join(str(int(row)) for row in board))
-    return EXIT_SOLVED if known else EXIT_UNSOLVED
+        boards = snapshot.solutions.tolist()
+        found, fundamental = len(boards), snapshot.fundamental_solutions
+        generations, evaluations = snapshot.generation, snapshot.evaluations
+        elapsed, stop_reason = snapshot.elapsed, snapshot.stop_reason
+    return {
+        "n": config.n,
+        "seed": config.seed,
+        "found": found,
+        "fundamental_found": fundamental,
+        "known_total": known_total,
+        "known_fundamental": known_fundamental,
+        "all_found": stop_reason == "all-found",
+        "generations": generations,
+        "evaluations": evaluations,
+        "elapsed_s": round(elapsed, 6),
+        "stop_reason": stop_reason,
+        "solutions": boards,
+        "config": config.to_dict(),
+    }
+
+
+def print_solutions(snapshot: Snapshot | None, config: Config, as_json: bool) -> None:
+    """Print what a find-all run found: one JSON document, or a summary and one board a line."""
+    if as_json:
+        with collector_paused():
+            text = json_text(solutions_document(snapshot, config))
+        print(text)
+        return
+    if snapshot is None:
+        print(f"N = {config.n}: interrupted before the first population (seed {config.seed})")
+        return
+    print(
+        f"N = {snapshot.n}: {snapshot.solutions_text} in {snapshot.generation:,} generations, "
+        f"{snapshot.evaluations:,} evaluations, {snapshot.elapsed:.2f} s "
+        f"(stop: {snapshot.stop_reason}, seed {snapshot.seed})"
+    )
+    for board in snapshot.solutions.tolist():
+        print(" ".join(map(str, board)))
+
+
+def find_solutions(config: Config, as_json: bool) -> int:
+    """Find-all mode: exit 0 when every known solution was found, 1 when the budget ended.
+
+    Interrupted (Ctrl+C, SIGTERM), it prints what was found so far, then exits 130 or 143.
+    """
+    config = with_seed(config.replace(harvest=True, stop_when_solved=False))
+    algorithm: GeneticAlgorithm | None = None
+    try:
+        warn_when_first_population_overruns(config)
+        algorithm = GeneticAlgorithm(config)
+        final = run_to_stop(algorithm)
+    except KeyboardInterrupt as interruption:
+        last = None if algorithm is None else interrupted(algorithm.snapshot)
+        print_solutions(last, config, as_json)
+        sys.stdout.flush()
+        return report_interruption(interruption)
+    print_solutions(final, config, as_json)
+    return EXIT_SOLVED if final.stop_reason == "all-found" else EXIT_UNSOLVED

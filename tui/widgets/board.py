@@ -1,19 +1,32 @@
-"""The chess board of one individual, drawn with the Line API.
+"""The chess board of one individual, drawn with the Line API, at the scale its area allows.
 
-Squares are two cells wide so the board looks square. A board that does not fit its area is
-drawn as a scaled overview: each two-cell block stands for ``scale x scale`` squares and shows
-whether it holds queens and whether any of them is attacked. ``z`` zooms to full size, where
-the arrows (or the mouse) scroll over the board.
+Four pictures, chosen by what fits (:func:`choose_mode`):
+
+- ``squares``: two cells per square, a queen glyph per queen (small boards, and ``z`` zoom).
+- ``halves``: exact, one cell per two squares stacked (``▀`` in two colours), so a board of
+  N = 30 takes 30 columns x 15 lines; queens are coloured squares, attacked ones red.
+- ``braille``: exact, one Braille dot per square, 2 columns x 4 rows of squares per
+  character (N = 160 in 80 columns x 40 lines); a character holding an attacked queen is red.
+- ``density``: beyond that, each character stands for ``s`` columns x ``2s`` rows of squares
+  (square on screen); its shade is how many queens it holds and its colour how many of those are
+  attacked. The scale is always written in the border.
+
+Every picture is computed with numpy from the queens' rows and columns (``bincount``), never by
+a Python loop over queens, so a board of a million queens draws as fast as the lines in view.
+``z`` zooms to full size on an attacked queen; the border says which rows and columns are in
+view.
 """
 
 from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from itertools import groupby
 from typing import ClassVar, Final
 
 import numpy as np
 import numpy.typing as npt
+from rich.color import Color, blend_rgb
 from rich.segment import Segment
 from rich.style import Style
 from textual.geometry import Size
@@ -28,6 +41,16 @@ UNICODE_GLYPHS: Final = ("♛", "♕")
 """Safe and attacked queen: a filled and a hollow queen, so colour is never the only cue."""
 ASCII_GLYPHS: Final = ("Q", "X")
 """The same in plain ASCII, for terminals without the chess symbols."""
+
+BRAILLE_BASE: Final = 0x2800
+"""The blank Braille pattern; the dots are bits added to it."""
+BRAILLE_DOTS: Final = np.array([[0x01, 0x08], [0x02, 0x10], [0x04, 0x20], [0x40, 0x80]])
+"""The bit of the dot at (row within the character 0-3, column within it 0-1)."""
+
+SHADES: Final = " ░▒▓█"
+"""Density shades, from no queen to the fullest character of the picture."""
+ATTACK_LEVELS: Final = 8
+"""Colour steps between a character with no attacked queen and one with all attacked."""
 
 
 @dataclass(frozen=True)
@@ -61,6 +84,106 @@ class Position:
         return int(self.attacked.sum())
 
 
+MODES: Final = ("squares", "halves", "braille", "density")
+"""The pictures, from the largest to the most compressed."""
+
+
+def choose_mode(n: int, width: int, height: int) -> str:
+    """The largest picture of an ``n`` board that fits ``width x height`` cells."""
+    if 2 * n <= width and n <= height:
+        return "squares"
+    if n <= width and math.ceil(n / 2) <= height:
+        return "halves"
+    if math.ceil(n / 2) <= width and math.ceil(n / 4) <= height:
+        return "braille"
+    return "density"
+
+
+def picture_size(n: int, mode: str, width: int, height: int) -> Size:
+    """Cells that the picture of an ``n`` board takes in ``mode`` (density: for this area)."""
+    if mode == "squares":
+        return Size(2 * n, n)
+    if mode == "halves":
+        return Size(n, math.ceil(n / 2))
+    if mode == "braille":
+        return Size(math.ceil(n / 2), math.ceil(n / 4))
+    scale = density_scale(n, width, height)
+    return Size(math.ceil(n / scale), math.ceil(n / (2 * scale)))
+
+
+def square_kinds(position: Position) -> npt.NDArray[np.int64]:
+    """Every square of the board: 0 light, 1 dark, 2 a safe queen, 3 an attacked queen.
+
+    ``(n + n % 2, n)``: an odd board gets one more row of ``-1`` (nothing) at the bottom.
+    """
+    n = position.n
+    lines = np.arange(n + n % 2)[:, None]
+    kinds = ((lines + np.arange(n)[None, :]) % 2).astype(np.int64)
+    if n % 2:
+        kinds[-1] = -1
+    # Attacked wins where two queens share a square (they attack each other).
+    np.maximum.at(kinds, (position.rows, position.columns), 2 + position.attacked.astype(np.int64))
+    return kinds
+
+
+def braille_codes(
+    position: Position,
+) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.bool_]]:
+    """The exact Braille picture of a position.
+
+    Returns:
+        ``(codes, attacked)``, both ``(ceil(n / 4), ceil(n / 2))``: the dot bits of each
+        character (add :data:`BRAILLE_BASE` for the code point) and whether it holds an
+        attacked queen.
+    """
+    n = position.n
+    height, width = math.ceil(n / 4), math.ceil(n / 2)
+    rows, columns = position.rows, position.columns
+    cells = (rows // 4) * width + columns // 2
+    bits = BRAILLE_DOTS[rows % 4, columns % 2]
+    # Several queens may share a character (or, for some encodings, a square): OR their bits.
+    codes = np.zeros(height * width, dtype=np.int64)
+    np.bitwise_or.at(codes, cells, bits)
+    attacked = np.bincount(cells, weights=position.attacked, minlength=height * width) > 0
+    return codes.reshape(height, width), attacked.reshape(height, width)
+
+
+def decode_braille(text_lines: list[str]) -> set[tuple[int, int]]:
+    """The squares ``(row, column)`` whose dots are set in lines of Braille characters."""
+    squares: set[tuple[int, int]] = set()
+    for line_number, line in enumerate(text_lines):
+        for char_number, char in enumerate(line):
+            bits = ord(char) - BRAILLE_BASE
+            if not 0 <= bits < 256:
+                continue
+            for (row, column), bit in np.ndenumerate(BRAILLE_DOTS):
+                if bits & int(bit):
+                    squares.add((4 * line_number + row, 2 * char_number + column))
+    return squares
+
+
+def density_scale(n: int, width: int, height: int) -> int:
+    """Columns of squares per character so that ``n`` fits ``width x height`` characters, each
+    character ``s`` columns by ``2s`` rows (characters are twice as tall as wide)."""
+    return max(1, math.ceil(n / max(1, width)), math.ceil(n / max(1, 2 * height)))
+
+
+def density_counts(
+    position: Position, scale: int
+) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
+    """Queens and attacked queens per character of the density picture.
+
+    Returns:
+        ``(queens, attacked)``, both ``(ceil(n / 2s), ceil(n / s))`` for ``s = scale``.
+    """
+    n = position.n
+    height, width = math.ceil(n / (2 * scale)), math.ceil(n / scale)
+    cells = (position.rows // (2 * scale)) * width + position.columns // scale
+    queens = np.bincount(cells, minlength=height * width)
+    attacked = np.bincount(cells, weights=position.attacked, minlength=height * width)
+    return queens.reshape(height, width), attacked.astype(np.int64).reshape(height, width)
+
+
 class Board(ScrollView, can_focus=True):
     """A Line-API chess board showing one individual's queens."""
 
@@ -69,6 +192,7 @@ class Board(ScrollView, can_focus=True):
         "board--dark",
         "board--queen",
         "board--attacked",
+        "board--field",
     }
 
     DEFAULT_CSS = """
@@ -79,6 +203,7 @@ class Board(ScrollView, can_focus=True):
     }
     Board > .board--light { background: #6c6c6c; }
     Board > .board--dark { background: #303030; }
+    Board > .board--field { background: #262626; }
     Board > .board--queen { color: #ffd75f; text-style: bold; }
     Board > .board--attacked { color: #ff5f5f; text-style: bold; }
     Board.-solved > .board--queen { color: #87ff87; }
@@ -93,11 +218,15 @@ class Board(ScrollView, can_focus=True):
         """Safe and attacked queen glyphs."""
         self.position: Position | None = None
         """What is drawn (``None``: an empty board)."""
+        self.mode = "squares"
+        """The picture: ``squares``, ``braille`` or ``density``."""
         self.scale = 1
-        """Squares per block side in the overview (1: full size)."""
-        self._queens_by_row: dict[int, dict[int, bool]] = {}
-        self._blocks: tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]] | None = None
-        self._line_cache: dict[tuple[int, int, int, int], Strip] = {}
+        """Columns of squares per character in the density picture (1 otherwise)."""
+        self.caption = ""
+        """What the owner says about the position (``♕ 3 attacked``), before the scale."""
+        self._by_row: tuple[npt.NDArray[np.intp], npt.NDArray[np.intp]] | None = None
+        self._picture: tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]] | None = None
+        self._line_cache: dict[tuple[int, int, int, str, int], Strip] = {}
 
     @property
     def n(self) -> int:
@@ -106,32 +235,31 @@ class Board(ScrollView, can_focus=True):
 
     @property
     def overview(self) -> bool:
-        """Whether the board is drawn scaled down."""
-        return self.scale > 1
+        """Whether the board is drawn smaller than full size (Braille or density)."""
+        return self.mode != "squares"
 
-    def show(self, position: Position) -> None:
-        """Draw another position (or the same one again, which is free)."""
+    def show(self, position: Position, *, caption: str | None = None) -> None:
+        """Draw another position (or the same one again, which is cheap).
+
+        Args:
+            position: The queens.
+            caption: If given, replaces :attr:`caption` in the border.
+        """
+        if caption is not None:
+            self.set_caption(caption)
         old = self.position
         if (
             old is not None
             and old.n == position.n
             and np.array_equal(old.rows, position.rows)
             and np.array_equal(old.columns, position.columns)
+            and np.array_equal(old.attacked, position.attacked)
         ):
             return
         resized = old is None or old.n != position.n
         self.position = position
-        by_row: dict[int, dict[int, bool]] = {}
-        for row, column, attacked in zip(
-            position.rows.tolist(),
-            position.columns.tolist(),
-            position.attacked.tolist(),
-            strict=True,
-        ):
-            squares = by_row.setdefault(row, {})
-            squares[column] = squares.get(column, False) or attacked or column in squares
-        self._queens_by_row = by_row
-        self._blocks = None
+        self._by_row = None
+        self._picture = None
         self._line_cache.clear()
         if resized:
             self.zoomed = False
@@ -139,40 +267,115 @@ class Board(ScrollView, can_focus=True):
             self.refresh(layout=True)
         self.refresh()
 
+    def set_caption(self, caption: str) -> None:
+        """Say something about the position in the border, before the scale."""
+        if caption != self.caption:
+            self.caption = caption
+            self._update_subtitle()
+
+    def view_label(self, brief: int = 0) -> str:
+        """The picture's scale, or the rows and columns in view when zoomed.
+
+        Args:
+            brief: 0 for the full sentence, 1 or 2 for shorter forms (narrow boards).
+        """
+        n = self.n
+        if n == 0:
+            return ""
+        if self.mode == "halves":
+            return ("1 char = 1x2 squares", "1 char = 1x2 sq", "1x2/char")[brief]
+        if self.mode == "braille":
+            return ("1 dot = 1 square", "1 dot = 1 sq", "dot=square")[brief]
+        if self.mode == "density":
+            s = f"{self.scale}x{2 * self.scale}"
+            return (f"1 char = {s} squares, shade = queens", f"1 char = {s} sq", f"{s}/char")[brief]
+        if self.zoomed or not self._fits():
+            row0, row1, col0, col1 = self.visible_region()
+            return (
+                f"rows {row0}-{row1 - 1} cols {col0}-{col1 - 1} of {n}",
+                f"rows {row0}-{row1 - 1} cols {col0}-{col1 - 1}",
+                f"r{row0}-{row1 - 1} c{col0}-{col1 - 1}",
+            )[brief]
+        return ""
+
+    def _update_subtitle(self) -> None:
+        """Caption and scale, in the shortest wording the border needs to show the scale."""
+        # The border's corners and the padding around the text take six cells.
+        room = self.outer_size.width - 6
+        subtitle = ""
+        full, short = self.caption, self.caption.replace(" attacked", "")
+        tiers = ((full, 0), (full, 1), (short, 1), (full, 2), (short, 2))
+        for caption, brief in tiers:
+            subtitle = " · ".join(part for part in (caption, self.view_label(brief)) if part)
+            if len(subtitle) <= room:
+                break
+        if len(subtitle) > room and self.caption:
+            # Too narrow for both: the scale is what a picture cannot do without.
+            subtitle = self.view_label(2)
+        if self.border_subtitle != subtitle:
+            self.border_subtitle = subtitle
+
+    # Layout -------------------------------------------------------------------------------
+
+    def _preferred(self, container: Size) -> Size:
+        """The picture for the area the board may take.
+
+        ``container`` is the parent's area less the board's border; the board may have half
+        the parent's width (``max-width: 50%`` in the app's stylesheet).
+        """
+        width, height = max(1, (container.width + 2) // 2 - 2), max(1, container.height)
+        if self.zoomed:
+            return Size(2 * self.n, self.n)
+        return picture_size(self.n, choose_mode(self.n, width, height), width, height)
+
     def get_content_width(self, container: Size, viewport: Size) -> int:
-        """Two cells per square: the full board is what the board would like."""
-        return max(2 * self.n, 16)
+        """As wide as the largest picture that fits."""
+        return max(self._preferred(container).width, 16)
 
     def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
-        """One line per row."""
-        return max(self.n, 8)
+        """As tall as the largest picture that fits."""
+        return max(self._preferred(container).height, 8)
 
     def on_resize(self) -> None:
-        """A new area may need another scale."""
+        """A new area may need another picture."""
         self._layout_board()
 
     def watch_zoomed(self) -> None:
-        """Switch between overview and full size."""
+        """Switch between the overview and full size."""
         self._layout_board()
         if self.zoomed:
-            self._scroll_to_conflict()
+            # After the new virtual size is laid out, or the scroll is clipped to the old one.
+            self.call_after_refresh(self._scroll_to_conflict)
+
+    def watch_scroll_x(self, old_value: float, new_value: float) -> None:
+        """Scrolled sideways: repaint, and say which columns are in view."""
+        super().watch_scroll_x(old_value, new_value)
+        self._update_subtitle()
+
+    def watch_scroll_y(self, old_value: float, new_value: float) -> None:
+        """Scrolled up or down: repaint, and say which rows are in view."""
+        super().watch_scroll_y(old_value, new_value)
+        self._update_subtitle()
 
     def _fits(self) -> bool:
-        return 2 * self.n <= self.size.width and self.n <= self.size.height
+        return choose_mode(self.n, self.size.width, self.size.height) == "squares"
 
     def _layout_board(self) -> None:
-        """Choose the scale and the virtual size for the current area."""
+        """Choose the picture and the virtual size for the current area."""
         n, width, height = self.n, self.size.width, self.size.height
-        if n == 0 or width < 2 or height < 1 or self._fits() or self.zoomed:
-            self.scale = 1
-            self.virtual_size = Size(2 * n, n)
+        self.scale = 1
+        if n == 0 or width < 2 or height < 1 or self.zoomed:
+            self.mode = "squares"
         else:
-            self.scale = math.ceil(n / max(1, min(width // 2, height)))
-            blocks = math.ceil(n / self.scale)
-            self.virtual_size = Size(2 * blocks, blocks)
-            self.scroll_to(0, 0, animate=False)
-        self._blocks = None
+            self.mode = choose_mode(n, width, height)
+        if self.mode == "density":
+            self.scale = density_scale(n, width, height)
+        self.virtual_size = picture_size(n, self.mode, width, height)
+        if self.mode != "squares":
+            self.scroll_to(0, 0, animate=False, immediate=True)
+        self._picture = None
         self._line_cache.clear()
+        self._update_subtitle()
         self.refresh()
 
     def _scroll_to_conflict(self) -> None:
@@ -185,11 +388,12 @@ class Board(ScrollView, can_focus=True):
             row, column = int(position.rows[hits[0]]), int(position.columns[hits[0]])
             x = max(0, 2 * column - self.size.width // 2)
             y = max(0, row - self.size.height // 2)
-            self.scroll_to(x, y, animate=False)
+            self.scroll_to(x, y, animate=False, immediate=True)
+        self._update_subtitle()
 
     def visible_region(self) -> tuple[int, int, int, int]:
         """Board rows and columns in view at full size: ``(row0, row1, col0, col1)``."""
-        x, y = self.scroll_offset
+        x, y = round(self.scroll_offset.x), round(self.scroll_offset.y)
         return (
             y,
             min(self.n, y + self.size.height),
@@ -197,10 +401,12 @@ class Board(ScrollView, can_focus=True):
             min(self.n, (x + self.size.width + 1) // 2),
         )
 
+    # Rendering ----------------------------------------------------------------------------
+
     def render_line(self, y: int) -> Strip:
         """One line of the board, from cache when nothing changed."""
-        scroll_x, scroll_y = self.scroll_offset
-        key = (y + scroll_y, scroll_x, self.size.width, self.scale)
+        scroll_x, scroll_y = round(self.scroll_offset.x), round(self.scroll_offset.y)
+        key = (y + scroll_y, scroll_x, self.size.width, self.mode, self.scale)
         strip = self._line_cache.get(key)
         if strip is None:
             strip = self._render_board_line(y + scroll_y, scroll_x, self.size.width)
@@ -209,58 +415,134 @@ class Board(ScrollView, can_focus=True):
             self._line_cache[key] = strip
         return strip
 
-    def _styles(self) -> tuple[Style, Style, Style, Style]:
-        light = self.get_component_rich_style("board--light")
-        dark = self.get_component_rich_style("board--dark")
-        queen = self.get_component_rich_style("board--queen", partial=True)
-        attacked = self.get_component_rich_style("board--attacked", partial=True)
-        return light, dark, queen, attacked
-
     def _render_board_line(self, line: int, scroll_x: int, width: int) -> Strip:
         if self.position is None or line >= self.virtual_size.height:
             return Strip.blank(width, self.rich_style)
-        light, dark, queen_style, attacked_style = self._styles()
-        safe_glyph, attacked_glyph = self.glyphs
-        if self.overview:
-            cells = self._overview_cells(line)
+        if self.mode == "halves":
+            segments = self._halves_segments(line)
+        elif self.mode == "braille":
+            segments = self._braille_segments(line)
+        elif self.mode == "density":
+            segments = self._density_segments(line)
         else:
-            queens = self._queens_by_row.get(line, {})
-            first = scroll_x // 2
-            last = min(self.n, (scroll_x + width) // 2 + 1)
-            cells = [(column, queens.get(column)) for column in range(first, last)]
+            return self._squares_line(line, scroll_x, width)
+        strip = Strip(segments).crop(scroll_x, scroll_x + width)
+        return strip.extend_cell_length(width, self.rich_style)
+
+    def _queen_styles(self) -> tuple[Style, Style, Style]:
+        field = self.get_component_rich_style("board--field")
+        queen = self.get_component_rich_style("board--queen", partial=True)
+        attacked = self.get_component_rich_style("board--attacked", partial=True)
+        return field, field + queen, field + attacked
+
+    def _halves_segments(self, line: int) -> list[Segment]:
+        """Two board rows per line: the upper square is the foreground of ``▀``."""
+        position = self.position
+        assert position is not None
+        if self._picture is None:
+            kinds = square_kinds(position)
+            self._picture = (kinds[0::2], kinds[1::2])
+        upper, lower = self._picture
+        colours = self._kind_colours()
+        segments = []
+        pairs = zip(upper[line].tolist(), lower[line].tolist(), strict=True)
+        for (top, bottom), run in groupby(pairs):
+            style = Style(color=colours[top], bgcolor=colours[bottom])
+            segments.append(Segment("▀" * len(list(run)), style))
+        return segments
+
+    def _kind_colours(self) -> dict[int, Color | None]:
+        """The colour of each kind of square (see :func:`square_kinds`)."""
+        field = self.get_component_rich_style("board--field").bgcolor
+        return {
+            -1: field,
+            0: self.get_component_rich_style("board--light").bgcolor,
+            1: self.get_component_rich_style("board--dark").bgcolor,
+            2: self.get_component_rich_style("board--queen", partial=True).color,
+            3: self.get_component_rich_style("board--attacked", partial=True).color,
+        }
+
+    def _braille_segments(self, line: int) -> list[Segment]:
+        position = self.position
+        assert position is not None
+        if self._picture is None:
+            codes, attacked = braille_codes(position)
+            self._picture = (codes, attacked.astype(np.int64))
+        codes, attacked = self._picture
+        _, safe_style, attacked_style = self._queen_styles()
+        text = "".join(map(chr, (codes[line] + BRAILLE_BASE).tolist()))
+        segments = []
+        start = 0
+        for hit, run in groupby(attacked[line].tolist()):
+            length = len(list(run))
+            segments.append(
+                Segment(text[start : start + length], attacked_style if hit else safe_style)
+            )
+            start += length
+        return segments
+
+    def _density_segments(self, line: int) -> list[Segment]:
+        position = self.position
+        assert position is not None
+        if self._picture is None:
+            self._picture = density_counts(position, self.scale)
+        queens, attacked = self._picture
+        field, safe_style, attacked_style = self._queen_styles()
+        fullest = max(1, int(queens.max()))
+        counts = queens[line]
+        # The lightest shade for a single queen, the darkest for the fullest character.
+        steps = len(SHADES) - 2
+        shades = np.where(counts > 0, 1 + (counts - 1) * steps // max(1, fullest - 1), 0)
+        shades = np.minimum(shades, len(SHADES) - 1).tolist()
+        share = np.where(counts > 0, attacked[line] * ATTACK_LEVELS // np.maximum(counts, 1), 0)
+        safe, hit = safe_style.color, attacked_style.color
+        segments = []
+        for (shade, level), run in groupby(zip(shades, share.tolist(), strict=True)):
+            style = field + safe_style
+            if level and safe is not None and hit is not None:
+                colour = Color.from_triplet(
+                    blend_rgb(safe.get_truecolor(), hit.get_truecolor(), level / ATTACK_LEVELS)
+                )
+                style = field + Style(color=colour, bold=True)
+            segments.append(Segment(SHADES[shade] * len(list(run)), style))
+        return segments
+
+    def _row_queens(self, row: int) -> dict[int, bool]:
+        """The queens of one board row: column to attacked (a shared square counts as one)."""
+        position = self.position
+        assert position is not None
+        if self._by_row is None:
+            order = np.argsort(position.rows, kind="stable")
+            starts = np.searchsorted(position.rows[order], np.arange(position.n + 1))
+            self._by_row = (order, starts)
+        order, starts = self._by_row
+        queens: dict[int, bool] = {}
+        for index in order[starts[row] : starts[row + 1]].tolist():
+            column = int(position.columns[index])
+            # Two queens on one square attack each other.
+            queens[column] = column in queens or bool(position.attacked[index])
+        return queens
+
+    def _squares_line(self, line: int, scroll_x: int, width: int) -> Strip:
+        light = self.get_component_rich_style("board--light")
+        dark = self.get_component_rich_style("board--dark")
+        queen_style = self.get_component_rich_style("board--queen", partial=True)
+        attacked_style = self.get_component_rich_style("board--attacked", partial=True)
+        safe_glyph, attacked_glyph = self.glyphs
+        queens = self._row_queens(line)
+        first = scroll_x // 2
+        last = min(self.n, (scroll_x + width) // 2 + 1)
         segments: list[Segment] = []
-        for column, attacked in cells:
+        for column in range(first, last):
             square = light if (line + column) % 2 == 0 else dark
+            attacked = queens.get(column)
             if attacked is None:
                 segments.append(Segment("  ", square))
             elif attacked:
                 segments.append(Segment(attacked_glyph + " ", square + attacked_style))
             else:
                 segments.append(Segment(safe_glyph + " ", square + queen_style))
-        offset = 0 if self.overview else 2 * (scroll_x // 2)
-        strip = Strip(segments, 2 * len(cells))
+        offset = 2 * first
+        strip = Strip(segments, 2 * (last - first))
         strip = strip.crop(scroll_x - offset, scroll_x - offset + width)
         return strip.extend_cell_length(width, self.rich_style)
-
-    def _overview_cells(self, block_row: int) -> list[tuple[int, bool | None]]:
-        """Per block of this block row: ``None`` (empty), ``True`` (an attacked queen) or
-        ``False`` (queens, none attacked)."""
-        position = self.position
-        assert position is not None
-        blocks = math.ceil(position.n / self.scale)
-        if self._blocks is None:
-            ids = (position.rows // self.scale) * blocks + position.columns // self.scale
-            self._blocks = (
-                np.bincount(ids, minlength=blocks * blocks),
-                np.bincount(ids, weights=position.attacked, minlength=blocks * blocks).astype(
-                    np.int64
-                ),
-            )
-        queens, attacked = self._blocks
-        start = block_row * blocks
-        row_queens = queens[start : start + blocks].tolist()
-        row_attacked = attacked[start : start + blocks].tolist()
-        return [
-            (column, None if count == 0 else hits > 0)
-            for column, (count, hits) in enumerate(zip(row_queens, row_attacked, strict=True))
-        ]

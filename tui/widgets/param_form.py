@@ -104,6 +104,10 @@ class ParamForm(Vertical):
         padding-left: 1;
         color: $text-muted;
     }
+    /* The preset's name must show whole ("codeproject-2011"): a short label leaves it room. */
+    ParamForm #row-preset Label {
+        width: 8;
+    }
     ParamForm .field Input, ParamForm .field Select {
         width: 1fr;
     }
@@ -136,10 +140,12 @@ class ParamForm(Vertical):
 
         form: ParamForm
 
-    def __init__(self, config: Config, *, id: str | None = None) -> None:
+    def __init__(self, config: Config, *, record: bool = False, id: str | None = None) -> None:
         super().__init__(id=id)
         self.initial = config
         """The values the form starts with."""
+        self.initial_record = record
+        """Whether the record toggle starts on."""
         self.errors: list[ConfigError] = []
         """Every problem with the current values (empty: a run can start)."""
         self._encoding = config.encoding
@@ -154,6 +160,16 @@ class ParamForm(Vertical):
                 yield Static(title, classes="section")
                 for name in names:
                     yield from self._field(name)
+            yield Static("Recording", classes="section")
+            with Horizontal(classes="field", id="row-record"):
+                yield Label("record")
+                yield Select(
+                    [("true", "true"), ("false", "false")],
+                    value=str(self.initial_record).lower(),
+                    allow_blank=False,
+                    compact=True,
+                    id="field-record",
+                )
         yield Static(PRESET_HELP, id="form-help")
 
     def _field(self, name: str) -> ComposeResult:
@@ -187,6 +203,11 @@ class ParamForm(Vertical):
     def on_mount(self) -> None:
         """Show whether the initial values are valid, and which preset they are."""
         self.revalidate()
+
+    @property
+    def record(self) -> bool:
+        """Whether new runs are recorded in the run store (the ``record`` toggle)."""
+        return self.query_one("#field-record", Select).value == "true"
 
     def field_widget(self, name: str) -> Widget:
         """The input or select of a field (name with ``_`` or ``-``)."""
@@ -357,6 +378,10 @@ class ParamForm(Vertical):
         help_line = self.query_one("#form-help", Static)
         if name == "preset":
             help_line.update(PRESET_HELP)
+        elif name == "record":
+            help_line.update(
+                "record: keep new runs in the run store (queens runs lists them; [ ] rewind)"
+            )
         elif name in FIELDS:
             help_text = FIELDS[name].metadata["help"]
             if name in APPLIES_WHEN and not applies(name, self.values()):

@@ -1,7 +1,10 @@
-"""The population, ranked: a DataTable with keyed rows, updated in place.
+"""The population, ranked: a virtual table that builds only the rows in view.
 
-While the run goes on, the table shows the top of the population and rewrites only the cells
-that changed. Paused, it holds the whole population, which can be scrolled and sorted.
+A population may hold a million individuals, so nothing is built per individual. The table is a
+Line-API widget: each repaint asks numpy for the rows in view of the chosen order
+(:func:`ordered_window`, partitions instead of a full sort), and renders those lines only.
+The same view serves a running and a paused run; the cursor keeps its row number, so while
+the run goes on the rows in view are the top of the ranking (unless the user scrolled away).
 """
 
 from __future__ import annotations
@@ -11,21 +14,32 @@ from typing import ClassVar, Final
 
 import numpy as np
 import numpy.typing as npt
-from textual import on
+from rich.segment import Segment
+from rich.style import Style
+from textual import events
 from textual.binding import Binding, BindingType
+from textual.geometry import Size
 from textual.message import Message
-from textual.widgets import DataTable
+from textual.reactive import reactive
+from textual.scroll_view import ScrollView
+from textual.strip import Strip
 
 from engine import Snapshot
 
 COLUMNS: Final = (("rank", "Rank"), ("index", "#"), ("fitness", "Fitness"), ("conflicts", "Conf"))
-"""Key and label of each numeric column; the genome comes last."""
+"""Key and label of each numeric column; the genome comes last and takes the rest."""
 
 SORTS: Final = ("fitness", "conflicts", "index")
-"""What the whole-population view can be sorted by, in the order `s` cycles through."""
+"""What the population can be sorted by, in the order `o` cycles through."""
+
+SORT_OF_COLUMN: Final = {"rank": "fitness", "fitness": "fitness", "conflicts": "conflicts"}
+"""The order a click on a column's header picks (any other column: by index)."""
 
 GENOME_HEAD: Final = 10
-"""Genes shown before the ellipsis of a long genome (and as many after)."""
+"""Genes shown before the ellipsis of a long genome (and as many after), in :func:`genome_text`."""
+
+SMALL_SORT: Final = 4096
+"""Below this many candidates a window is found by sorting them outright."""
 
 
 def genome_text(genome: npt.NDArray[np.int64], head: int = GENOME_HEAD) -> str:
@@ -37,25 +51,160 @@ def genome_text(genome: npt.NDArray[np.int64], head: int = GENOME_HEAD) -> str:
     return f"{first} … {last}"
 
 
-def ranking(snapshot: Snapshot) -> npt.NDArray[np.intp]:
-    """Population indexes from best to worst: highest fitness, then fewest conflicts."""
-    return np.lexsort((snapshot.conflicts, -snapshot.fitness))
+def genome_start(genome: npt.NDArray[np.int64], width: int) -> str:
+    """As many genes from the start as fit ``width`` cells (the table cuts the rest with …).
+
+    Only a slice is converted, so a genome of a million genes costs what the width shows.
+    """
+    return " ".join(map(str, genome[: max(1, width // 2 + 1)].tolist()))
 
 
-class PopulationTable(DataTable[object]):
-    """Rank, index, fitness, conflicts and genome of the individuals."""
+def value_text(value: float) -> str:
+    """A fitness for a table cell: whole numbers whole, others to 4 decimals."""
+    if float(value).is_integer():
+        return f"{int(value):d}"
+    return f"{value:.4f}".rstrip("0")
+
+
+def sort_keys(snapshot: Snapshot, sort_by: str) -> list[npt.NDArray[np.generic]]:
+    """The keys of an order, most significant first; ties fall back to the index.
+
+    ``fitness``: highest fitness, then fewest conflicts (the engine's ranking).
+    ``conflicts``: fewest conflicts, then highest fitness. ``index``: population order.
+    """
+    if sort_by == "fitness":
+        return [-np.asarray(snapshot.fitness), np.asarray(snapshot.conflicts)]
+    if sort_by == "conflicts":
+        return [np.asarray(snapshot.conflicts), -np.asarray(snapshot.fitness)]
+    if sort_by == "index":
+        return []
+    raise ValueError(f"sort_by: {sort_by!r} is not one of {', '.join(SORTS)}")
+
+
+def ordered_window(
+    keys: list[npt.NDArray[np.generic]], size: int, start: int, stop: int
+) -> npt.NDArray[np.intp]:
+    """Rows ``start`` to ``stop`` of the lexicographic order of ``keys`` (then index), exactly.
+
+    Equal to ``np.lexsort((arange, *reversed(keys)))[start:stop]`` but in time linear in
+    ``size``: the window's first and last key values are found with one ``np.partition``, the
+    rows strictly between them (at most ``stop - start``) are sorted, and the ties at either end
+    are resolved by the next key the same way.
+
+    Args:
+        keys: One array of length ``size`` per key, most significant first, ascending.
+        size: Number of rows.
+        start: First position wanted (0-based).
+        stop: One past the last position wanted.
+
+    Returns:
+        The row indexes at positions ``start`` up to ``stop`` (clipped to ``size``).
+    """
+    start, stop = max(0, start), min(size, stop)
+    if start >= stop:
+        return np.empty(0, dtype=np.intp)
+    return _window(keys, None, size, start, stop)
+
+
+def _window(
+    keys: list[npt.NDArray[np.generic]],
+    candidates: npt.NDArray[np.intp] | None,
+    size: int,
+    start: int,
+    stop: int,
+) -> npt.NDArray[np.intp]:
+    """The window of ``candidates`` (ascending indexes; ``None``: all ``size`` rows)."""
+    if start >= stop:
+        return np.empty(0, dtype=np.intp)
+    if not keys:
+        if candidates is None:
+            return np.arange(start, stop, dtype=np.intp)
+        return candidates[start:stop]
+    if (size if candidates is None else candidates.size) <= SMALL_SORT:
+        chosen = np.arange(size, dtype=np.intp) if candidates is None else candidates
+        columns = [key[chosen] for key in reversed(keys)]
+        return chosen[np.lexsort(columns)][start:stop]
+    # The whole population needs no gathering copy of the key: most calls start there.
+    key = keys[0] if candidates is None else keys[0][candidates]
+    ends = np.partition(key, (start, stop - 1))
+    low, high = ends[start], ends[stop - 1]
+    before = int(np.count_nonzero(key < low))
+
+    def where(mask: npt.NDArray[np.bool_]) -> npt.NDArray[np.intp]:
+        found = np.flatnonzero(mask)
+        return found if candidates is None else candidates[found]
+
+    at_low = where(key == low)
+    if low == high:
+        return _window(keys[1:], at_low, size, start - before, stop - before)
+    # Rows strictly between the two end values all lie inside the window: few, sort them.
+    between = where((key > low) & (key < high))
+    columns = [k[between] for k in reversed(keys)]
+    between = between[np.lexsort(columns)]
+    at_high = where(key == high)
+    high_start = before + at_low.size + between.size
+    return np.concatenate(
+        (
+            _window(keys[1:], at_low, size, start - before, at_low.size),
+            between,
+            _window(keys[1:], at_high, size, 0, stop - high_start),
+        )
+    )
+
+
+class PopulationTable(ScrollView, can_focus=True):
+    """Rank, index, fitness, conflicts and genome of every individual, built only in view."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding(
             "enter",
-            "select_cursor",
+            "inspect",
             "Inspect",
             id="inspect",
             show=False,
             tooltip="show the individual on the board, with its conflicts",
         ),
         Binding("o", "cycle_sort", "Sort", id="sort", show=False, tooltip="by fitness/conflicts/#"),
+        Binding("up", "cursor(-1)", "Up", show=False),
+        Binding("down", "cursor(1)", "Down", show=False),
+        Binding("pageup", "page(-1)", "Page up", show=False),
+        Binding("pagedown", "page(1)", "Page down", show=False),
+        Binding("home", "cursor_to(0)", "First", show=False),
+        Binding("end", "cursor_to(-1)", "Last", show=False),
     ]
+
+    COMPONENT_CLASSES: ClassVar[set[str]] = {
+        "population-table--header",
+        "population-table--odd-row",
+        "population-table--cursor",
+    }
+
+    DEFAULT_CSS = """
+    PopulationTable {
+        overflow-x: hidden;
+        overflow-y: auto;
+        scrollbar-size-vertical: 1;
+    }
+    PopulationTable > .population-table--header {
+        text-style: bold;
+        color: $text-accent;
+        background: $panel;
+    }
+    PopulationTable > .population-table--odd-row {
+        background: $surface-lighten-1;
+    }
+    PopulationTable > .population-table--cursor {
+        background: $block-cursor-blurred-background;
+    }
+    PopulationTable:focus > .population-table--cursor {
+        background: $block-cursor-background;
+        color: $block-cursor-foreground;
+        text-style: bold;
+    }
+    """
+
+    cursor_row: reactive[int] = reactive(0)
+    """The highlighted row (a position in the current order), kept when the snapshot changes."""
 
     @dataclass
     class Inspect(Message):
@@ -65,112 +214,224 @@ class PopulationTable(DataTable[object]):
         index: int
 
     def __init__(self, *, id: str | None = None) -> None:
-        super().__init__(id=id, cursor_type="row", zebra_stripes=True)
+        super().__init__(id=id)
         self.snapshot: Snapshot | None = None
         """The snapshot the rows come from."""
-        self.whole = False
-        """Whether every individual is listed (paused), or only the top (running)."""
         self.sort_by = "fitness"
-        """Order of the whole-population view."""
-        self._cells: dict[str, tuple[object, ...]] = {}
-        self._index_of_row: dict[str, int] = {}
+        """The order of the rows: one of :data:`SORTS`."""
+        self._window_key: tuple[int, str, int, int] | None = None
+        self._window: npt.NDArray[np.intp] = np.empty(0, dtype=np.intp)
 
-    def on_mount(self) -> None:
-        """Columns are fixed; the genome gets the rest of the width."""
-        for key, label in COLUMNS:
-            self.add_column(label, key=key)
-        self.add_column("Genome", key="genome")
+    # Data ---------------------------------------------------------------------------------
 
-    def _row_cells(self, snapshot: Snapshot, rank: int, index: int) -> tuple[object, ...]:
-        fitness = float(snapshot.fitness[index])
-        shown = int(fitness) if fitness.is_integer() else round(fitness, 4)
+    @property
+    def row_count(self) -> int:
+        """How many rows the table has: the whole population (0 before the first snapshot)."""
+        return 0 if self.snapshot is None else int(self.snapshot.fitness.shape[0])
+
+    @property
+    def whole(self) -> bool:
+        """Every individual can be scrolled to (always, now that rows are virtual)."""
+        return self.snapshot is not None
+
+    def show(self, snapshot: Snapshot) -> None:
+        """Show another snapshot; the cursor keeps its row number, clipped to the population."""
+        resized = self.row_count != int(snapshot.fitness.shape[0])
+        self.snapshot = snapshot
+        self._window_key = None
+        if resized:
+            self.virtual_size = Size(self.size.width, self.row_count + 1)
+            self.cursor_row = min(self.cursor_row, max(0, self.row_count - 1))
+        self.refresh()
+
+    def show_top(self, snapshot: Snapshot, count: int | None = None) -> None:
+        """While running: the same view as :meth:`show` (the top is in view unless scrolled)."""
+        self.show(snapshot)
+
+    def show_all(self, snapshot: Snapshot) -> None:
+        """When paused: the same view as :meth:`show`."""
+        self.show(snapshot)
+
+    def rows(self, start: int, stop: int) -> npt.NDArray[np.intp]:
+        """Population indexes of the rows ``start`` to ``stop`` in the current order."""
+        snapshot = self.snapshot
+        if snapshot is None:
+            return np.empty(0, dtype=np.intp)
+        key = (id(snapshot), self.sort_by, start, stop)
+        if key != self._window_key:
+            self._window = ordered_window(
+                sort_keys(snapshot, self.sort_by), self.row_count, start, stop
+            )
+            self._window_key = key
+        return self._window
+
+    def index_at(self, row: int) -> int:
+        """The population index of one row of the current order."""
+        top = self._top_row()
+        height = self._body_height()
+        if top <= row < top + height:
+            window = self.rows(top, top + height)
+        else:
+            window = ordered_window(
+                sort_keys(self._snapshot(), self.sort_by), self.row_count, row, row + 1
+            )
+            top = row
+        return int(window[row - top])
+
+    def get_row_at(self, row: int) -> tuple[int, int, float, int, str]:
+        """The cells of one row: rank, index, fitness, conflicts, genome text."""
+        snapshot = self._snapshot()
+        index = self.index_at(row)
         return (
-            rank + 1,
+            row + 1,
             index,
-            shown,
+            float(snapshot.fitness[index]),
             int(snapshot.conflicts[index]),
             genome_text(snapshot.population[index]),
         )
 
-    def show_top(self, snapshot: Snapshot, count: int | None = None) -> None:
-        """List the best ``count`` individuals (the visible rows), rewriting changed cells only."""
-        if count is None:
-            count = max(5, self.size.height - 1)
-        order = ranking(snapshot)[:count].tolist()
-        self.snapshot = snapshot
-        if self.whole or len(order) != self.row_count:
-            self.whole = False
-            self._reset()
-        with self.app.batch_update():
-            for rank, index in enumerate(order):
-                key = f"rank-{rank}"
-                cells = self._row_cells(snapshot, rank, index)
-                self._index_of_row[key] = index
-                old = self._cells.get(key)
-                if old is None:
-                    self.add_row(*cells, key=key)
-                else:
-                    for (column, _), value, before in zip(
-                        [*COLUMNS, ("genome", "")], cells, old, strict=True
-                    ):
-                        if value != before:
-                            self.update_cell(key, column, value)
-                self._cells[key] = cells
+    def _snapshot(self) -> Snapshot:
+        if self.snapshot is None:
+            raise IndexError("the table has no rows yet")
+        return self.snapshot
 
-    def show_all(self, snapshot: Snapshot) -> None:
-        """List every individual, in the chosen order, keeping the cursor on its row number."""
-        self.snapshot = snapshot
-        self.whole = True
-        ranks = ranking(snapshot)
-        rank_of = np.empty_like(ranks)
-        rank_of[ranks] = np.arange(ranks.size)
-        if self.sort_by == "conflicts":
-            order = np.lexsort((-snapshot.fitness, snapshot.conflicts))
-        elif self.sort_by == "index":
-            order = np.arange(ranks.size)
-        else:
-            order = ranks
-        cursor = self.cursor_row
-        with self.app.batch_update():
-            self._reset()
-            rows = []
-            for index in order.tolist():
-                key = f"ind-{index}"
-                cells = self._row_cells(snapshot, int(rank_of[index]), index)
-                self._cells[key] = cells
-                self._index_of_row[key] = index
-                rows.append((key, cells))
-            for key, cells in rows:
-                self.add_row(*cells, key=key)
-            self.move_cursor(row=min(cursor, max(0, self.row_count - 1)), animate=False)
+    # Geometry -----------------------------------------------------------------------------
 
-    def _reset(self) -> None:
-        self.clear()
-        self._cells.clear()
-        self._index_of_row.clear()
+    def _body_height(self) -> int:
+        """Rows in view below the header."""
+        return max(1, self.scrollable_content_region.height - 1)
+
+    def _top_row(self) -> int:
+        return round(self.scroll_offset.y)
+
+    def on_resize(self) -> None:
+        """The genome column takes the new width; the cursor stays in view."""
+        self.virtual_size = Size(self.scrollable_content_region.width, self.row_count + 1)
+        self._scroll_to_cursor()
+
+    def watch_cursor_row(self) -> None:
+        """Keep the cursor in view and repaint."""
+        self._scroll_to_cursor()
+        self.refresh()
+
+    def _scroll_to_cursor(self) -> None:
+        top, height, row = self._top_row(), self._body_height(), self.cursor_row
+        if row < top:
+            self.scroll_to(y=row, animate=False, immediate=True)
+        elif row >= top + height:
+            self.scroll_to(y=row - height + 1, animate=False, immediate=True)
+
+    # Actions ------------------------------------------------------------------------------
+
+    def action_cursor(self, delta: int) -> None:
+        """Move the cursor by ``delta`` rows."""
+        self.action_cursor_to(max(0, self.cursor_row + delta))
+
+    def action_page(self, pages: int) -> None:
+        """Move the cursor by whole pages."""
+        self.action_cursor_to(max(0, self.cursor_row + pages * self._body_height()))
+
+    def action_cursor_to(self, row: int) -> None:
+        """Put the cursor on a row (``-1``: the last)."""
+        last = max(0, self.row_count - 1)
+        self.cursor_row = last if row < 0 else min(row, last)
+
+    def action_inspect(self) -> None:
+        """Inspect the individual under the cursor."""
+        if self.snapshot is not None and self.row_count:
+            self.post_message(self.Inspect(self.snapshot, self.index_at(self.cursor_row)))
 
     def action_cycle_sort(self) -> None:
-        """Sort the whole population by the next key (while paused)."""
+        """Sort by the next key of :data:`SORTS`."""
         self.sort_by = SORTS[(SORTS.index(self.sort_by) + 1) % len(SORTS)]
-        if self.whole and self.snapshot is not None:
-            self.show_all(self.snapshot)
+        self._window_key = None
+        self.refresh()
         self.notify(f"Sorted by {self.sort_by}", timeout=1.5)
 
-    @on(DataTable.HeaderSelected)
-    def _sort_by_header(self, event: DataTable.HeaderSelected) -> None:
-        """A click on a header sorts by that column."""
-        event.stop()
-        column = str(event.column_key.value)
-        self.sort_by = {"rank": "fitness", "fitness": "fitness", "conflicts": "conflicts"}.get(
-            column, "index"
-        )
-        if self.whole and self.snapshot is not None:
-            self.show_all(self.snapshot)
+    def on_click(self, event: events.Click) -> None:
+        """A click on a header sorts by that column; on a row, inspects that individual."""
+        offset = event.get_content_offset(self)
+        if offset is None:
+            return
+        if offset.y == 0:
+            column = self._column_at(offset.x)
+            self.sort_by = SORT_OF_COLUMN.get(column, "index")
+            self._window_key = None
+            self.refresh()
+            return
+        row = self._top_row() + offset.y - 1
+        if row < self.row_count:
+            self.cursor_row = row
+            self.action_inspect()
 
-    @on(DataTable.RowSelected)
-    def _inspect_row(self, event: DataTable.RowSelected) -> None:
-        """Enter (or a click) on a row: inspect that individual of the shown snapshot."""
-        event.stop()
-        index = self._index_of_row.get(str(event.row_key.value))
-        if index is not None and self.snapshot is not None:
-            self.post_message(self.Inspect(self.snapshot, index))
+    # Rendering ----------------------------------------------------------------------------
+
+    def _widths(self) -> tuple[int, int, int, int]:
+        """Widths of the rank, index, fitness and conflicts columns."""
+        digits = len(str(max(1, self.row_count)))
+        snapshot = self.snapshot
+        fitness = 8
+        if snapshot is not None:
+            fitness = max(fitness, len(value_text(float(snapshot.max_fitness))) + 2)
+        return max(4, digits), max(2, digits), fitness, 5
+
+    def _column_at(self, x: int) -> str:
+        edge = 0
+        for (key, _), width in zip(COLUMNS, self._widths(), strict=True):
+            edge += width + 1
+            if x < edge:
+                return key
+        return "genome"
+
+    def render_line(self, y: int) -> Strip:
+        """The header (line 0) or one row of the current order."""
+        width = self.scrollable_content_region.width
+        if y == 0:
+            style = self.rich_style + self.get_component_rich_style("population-table--header")
+            return self._line(self._header(), width, style)
+        top, height = self._top_row(), self._body_height()
+        row = top + y - 1
+        if self.snapshot is None or row >= self.row_count:
+            return Strip.blank(width, self.rich_style)
+        window = self.rows(top, top + height)
+        if y - 1 >= window.size:
+            return Strip.blank(width, self.rich_style)
+        style = self.rich_style
+        if row % 2:
+            style += self.get_component_rich_style("population-table--odd-row")
+        if row == self.cursor_row:
+            style += self.get_component_rich_style("population-table--cursor")
+        return self._line(self._row_cells(row, int(window[y - 1])), width, style)
+
+    def _header(self) -> list[str]:
+        marked = {"fitness": "fitness", "conflicts": "conflicts", "index": "index"}[self.sort_by]
+        cells = [
+            (label + ("▾" if key == marked else "")).rjust(width)
+            for (key, label), width in zip(COLUMNS, self._widths(), strict=True)
+        ]
+        return [*cells, "Genome"]
+
+    def _row_cells(self, row: int, index: int) -> list[str]:
+        snapshot = self._snapshot()
+        rank_w, index_w, fitness_w, conflicts_w = self._widths()
+        return [
+            str(row + 1).rjust(rank_w),
+            str(index).rjust(index_w),
+            value_text(float(snapshot.fitness[index])).rjust(fitness_w),
+            str(int(snapshot.conflicts[index])).rjust(conflicts_w),
+            genome_start(snapshot.population[index], self.size.width),
+        ]
+
+    @staticmethod
+    def _line(cells: list[str], width: int, style: Style) -> Strip:
+        """One segment per cell (so exported screenshots keep the columns aligned)."""
+        fixed = sum(len(cell) + 1 for cell in cells[:-1])
+        last = cells[-1]
+        if fixed + len(last) > width:
+            last = last[: max(0, width - fixed - 1)] + "…"
+        segments = []
+        for cell in cells[:-1]:
+            segments.append(Segment(cell, style))
+            segments.append(Segment(" ", style))
+        segments.append(Segment(last, style))
+        return Strip(segments).crop(0, width).extend_cell_length(width, style)

@@ -83,6 +83,10 @@ class StatusLine(Static):
         """Hide the wall-clock figures (elapsed, gen/s), for reproducible screenshots."""
         self.stop_reason: str | None = None
         """Why the run ended, once it has."""
+        self.note: str | None = None
+        """Shown instead of the state (``REPLAY gen 37 / 412`` while travelling in time)."""
+        self.run_label: str | None = None
+        """The run's record (``run 12``), when it is recorded."""
         self._shown: tuple[object, ...] = ()
         self._last: tuple[Snapshot | None, float, float | None, str, int | None] | None = None
 
@@ -126,6 +130,8 @@ class StatusLine(Static):
             self.stop_reason,
             seed,
             width,
+            self.note,
+            self.run_label,
         )
         if key == self._shown:
             return
@@ -149,6 +155,8 @@ class StatusLine(Static):
         full_label = label
         if state in ("stopped", "solved") and self.stop_reason not in (None, state):
             full_label = f"{label}: {self.stop_reason}"
+        if self.note is not None:
+            label = full_label = self.note
         if snapshot is None:
             text = Text(end="")
             text.append(f" {label} ", style="reverse bold")
@@ -199,4 +207,6 @@ class StatusLine(Static):
         ]
         if seed is not None:
             fields.append(Field("seed", "seed", "seed", str(seed)))
+        if self.run_label is not None:
+            fields.append(Field("run", "", "", self.run_label))
         return fields

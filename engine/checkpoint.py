@@ -1,0 +1,521 @@
+"""Reading a saved run back: a checkpoint is untrusted input, checked completely first.
+
+:meth:`engine.GeneticAlgorithm.state` writes a checkpoint (plain values, arrays as lists or
+numpy arrays); :func:`read_checkpoint` reads one back. It checks the keys, every type, every
+shape against the checkpoint's own config, genes in range, permutations, counts, the history
+and the random generator's state, and cross-checks them (the last history row must be the
+statistics of the population, the stagnation count must follow from the history, ...).
+Sizes are checked against the config before anything is allocated for them, so a small,
+damaged file can never make the engine allocate gigabytes. Any problem raises one error type,
+:class:`CheckpointError`, naming the field.
+
+A checkpoint also carries a ``digest`` (SHA-256 of its validated content): a file damaged in a
+way that still looks valid (a changed count, a dropped hash) is refused too, instead of
+resuming into a different run. The digest leaves out the config's budget fields
+(:data:`BUDGET_FIELDS`): they only say when the run stops, and resuming with a larger budget
+is how a finished run is continued. The digest is optional: a checkpoint without one is
+resumed when it passes every other check.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import json
+import math
+import numbers
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any, Final
+
+import numpy as np
+import numpy.typing as npt
+
+from engine.config import Config, ConfigError
+from engine.diversity import column_entropy, unique_fraction
+from engine.encodings import ENCODINGS, Genomes
+from engine.fitness import FITNESS_SHAPES, FloatArray, IntArray, evaluate
+from engine.snapshot import INTEGER_COLUMNS, STAT_COLUMNS
+from engine.solutions import KNOWN_TOTALS, rows_by_column
+from engine.uniqueness import HashArray, row_hashes
+
+REQUIRED_KEYS: Final = (
+    "config",
+    "generation",
+    "evaluations",
+    "elapsed",
+    "stagnant",
+    "best_ever",
+    "rng",
+    "population",
+    "seen",
+    "threshold",
+    "mutating",
+    "solutions",
+)
+OPTIONAL_KEYS: Final = ("history", "digest")
+BUDGET_FIELDS: Final = ("generations", "max_evals", "time_limit", "stagnation")
+"""Config fields that only say when a run stops: a resumed run may change them."""
+
+_LARGEST_COUNT: Final = 2**62
+"""Counts above this cannot be real (and would not fit the history's int64 columns)."""
+
+
+class CheckpointError(ValueError):
+    """A checkpoint that cannot be resumed.
+
+    Attributes:
+        field: The field at fault, dotted for nested ones (``config.n``, ``rng.state``,
+            ``history.elapsed``).
+        problem: What is wrong with it, and what was expected.
+    """
+
+    def __init__(self, field: str, problem: str) -> None:
+        self.field = field
+        self.problem = problem
+        super().__init__(f"checkpoint {field}: {problem}")
+
+
+@dataclass(frozen=True)
+class Checkpoint:
+    """A validated checkpoint: typed values and new arrays, consistent with each other.
+
+    ``fitness`` and ``conflicts`` are the population's, computed while checking it;
+    ``digest`` is the one the checkpoint carried, if any.
+    """
+
+    config: Config
+    generation: int
+    evaluations: int
+    elapsed: float
+    stagnant: int
+    best_ever: float
+    rng: dict[str, Any]
+    population: Genomes
+    fitness: FloatArray
+    conflicts: IntArray
+    seen: HashArray
+    threshold: float
+    mutating: bool
+    solutions: Genomes
+    history: dict[str, npt.NDArray[Any]] | None
+    digest: str | None
+
+
+def read_checkpoint(state: object, *, check_digest: bool = True) -> Checkpoint:
+    """Check a checkpoint completely and return its typed content.
+
+    Args:
+        state: What :meth:`engine.GeneticAlgorithm.state` returned, possibly through JSON
+            (arrays as nested lists) or ``.npy`` files (arrays as numpy arrays).
+        check_digest: Compare the ``digest``, when there is one, with the content.
+
+    Raises:
+        CheckpointError: On the first problem found, naming its field.
+    """
+    if not isinstance(state, Mapping):
+        raise CheckpointError("state", f"a mapping of fields is expected, not {_kind(state)}")
+    for key in state:
+        if key not in REQUIRED_KEYS and key not in OPTIONAL_KEYS:
+            raise CheckpointError(str(key), "not a checkpoint field")
+    for key in REQUIRED_KEYS:
+        if key not in state:
+            raise CheckpointError(key, "missing")
+    config = _config(state["config"])
+    n, size = config.n, config.population
+    generation = _count(state["generation"], "generation")
+    evaluations = _count(state["evaluations"], "evaluations", low=size)
+    elapsed = _number(state["elapsed"], "elapsed", low=0.0)
+    stagnant = _count(state["stagnant"], "stagnant", high=generation)
+    best_ever = _number(state["best_ever"], "best_ever")
+    threshold = _number(state["threshold"], "threshold")
+    mutating = _flag(state["mutating"], "mutating")
+    if mutating and not config.fallback:
+        raise CheckpointError("mutating", "only Sheppard's fallback (config.fallback) mutates")
+    rng = _rng_state(state["rng"])
+    encoding = ENCODINGS[config.encoding]
+    population = _matrix(state["population"], "population", n, rows=size)
+    _check_genes(population, "population", encoding.gene_values(n), encoding.is_permutation)
+    population = np.array(population, dtype=np.int64)  # a copy: the caller keeps its array
+    shape = FITNESS_SHAPES[config.fitness]
+    scored = evaluate(population, n, encoding, shape)
+    seen = _hashes(state["seen"], "seen", evaluations)
+    _check_seen(seen, population, config, evaluations)
+    solutions = _solutions(state["solutions"], config, evaluations)
+    if not config.harvest:
+        solved = population[scored.conflicts == 0]
+        found = row_hashes(rows_by_column(solved, n, encoding))
+        if not np.isin(found, row_hashes(solutions)).all():
+            raise CheckpointError("solutions", "a solution in the population is missing")
+    history = None
+    if "history" in state:
+        history = _history(state["history"], generation)
+    checkpoint = Checkpoint(
+        config=config,
+        generation=generation,
+        evaluations=evaluations,
+        elapsed=elapsed,
+        stagnant=stagnant,
+        best_ever=best_ever,
+        rng=rng,
+        population=population,
+        fitness=scored.fitness,
+        conflicts=scored.conflicts,
+        seen=seen,
+        threshold=threshold,
+        mutating=mutating,
+        solutions=solutions,
+        history=history,
+        digest=None,
+    )
+    _check_threshold(checkpoint)
+    if history is not None:
+        _check_history_matches(checkpoint, history)
+    digest = state.get("digest")
+    if digest is not None:
+        if not isinstance(digest, str) or len(digest) != 64:
+            raise CheckpointError("digest", "64 hexadecimal digits (SHA-256) are expected")
+        if check_digest and digest != state_digest(checkpoint):
+            raise CheckpointError(
+                "digest", "it does not match the content: the checkpoint was changed or damaged"
+            )
+    return dataclasses.replace(checkpoint, digest=digest)
+
+
+def state_digest(checkpoint: Checkpoint) -> str:
+    """SHA-256 of a checkpoint's content (budget fields aside), lists or arrays alike."""
+    config = checkpoint.config.to_dict()
+    scalars = {
+        "config": {name: value for name, value in config.items() if name not in BUDGET_FIELDS},
+        "generation": checkpoint.generation,
+        "evaluations": checkpoint.evaluations,
+        "elapsed": checkpoint.elapsed,
+        "stagnant": checkpoint.stagnant,
+        "best_ever": checkpoint.best_ever,
+        "rng": checkpoint.rng,
+        "threshold": checkpoint.threshold,
+        "mutating": checkpoint.mutating,
+    }
+    digest = hashlib.sha256(json.dumps(scalars, sort_keys=True).encode())
+    arrays: list[tuple[str, npt.NDArray[Any]]] = [
+        ("population", checkpoint.population),
+        ("seen", checkpoint.seen),
+        ("solutions", checkpoint.solutions),
+    ]
+    if checkpoint.history is not None:
+        arrays += [(f"history.{name}", checkpoint.history[name]) for name in STAT_COLUMNS]
+    for name, array in arrays:
+        digest.update(f"{name}:{array.dtype.str}:{array.shape}".encode())
+        digest.update(np.ascontiguousarray(array).tobytes())
+    return digest.hexdigest()
+
+
+# --- the parts ------------------------------------------------------------------------------
+
+
+def _kind(value: object) -> str:
+    return type(value).__name__
+
+
+def _config(value: object) -> Config:
+    if not isinstance(value, Mapping):
+        raise CheckpointError(
+            "config", f"a mapping of config fields is expected, not {_kind(value)}"
+        )
+    try:
+        config = Config.from_mapping(value)
+    except ConfigError as error:
+        raise CheckpointError(f"config.{error.field}", str(error)) from None
+    if config.seed is None:
+        raise CheckpointError("config.seed", "a resumed run needs the seed it was started with")
+    return config
+
+
+def _is_integer(value: object) -> bool:
+    return isinstance(value, numbers.Integral) and not isinstance(value, (bool, np.bool_))
+
+
+def _integer(value: object) -> int | None:
+    """``value`` as a Python int if it is a whole number (not a bool), else ``None``."""
+    if isinstance(value, numbers.Integral) and not isinstance(value, (bool, np.bool_)):
+        return int(value)
+    return None
+
+
+def _count(value: object, field: str, *, low: int = 0, high: int = _LARGEST_COUNT) -> int:
+    number = _integer(value)
+    if number is None:
+        raise CheckpointError(field, f"a whole number is expected, not {value!r}")
+    if not low <= number <= high:
+        raise CheckpointError(field, f"{number} is not between {low} and {high}")
+    return number
+
+
+def _number(value: object, field: str, *, low: float = -math.inf) -> float:
+    if not isinstance(value, numbers.Real) or isinstance(value, (bool, np.bool_)):
+        raise CheckpointError(field, f"a number is expected, not {value!r}")
+    try:
+        number = float(value)
+    except OverflowError:
+        raise CheckpointError(field, f"{value!r} does not fit a float") from None
+    if not math.isfinite(number) or number < low:
+        raise CheckpointError(field, f"a finite number >= {low} is expected, not {number!r}")
+    return number
+
+
+def _flag(value: object, field: str) -> bool:
+    if not isinstance(value, (bool, np.bool_)):
+        raise CheckpointError(field, f"true or false is expected, not {value!r}")
+    return bool(value)
+
+
+def _rng_state(value: object) -> dict[str, Any]:
+    """A PCG64 state, checked field by field, then tried on a scratch generator."""
+    if not isinstance(value, Mapping) or set(value) != {
+        "bit_generator",
+        "state",
+        "has_uint32",
+        "uinteger",
+    }:
+        raise CheckpointError(
+            "rng", "a PCG64 state {bit_generator, state, has_uint32, uinteger} is expected"
+        )
+    if value["bit_generator"] != "PCG64":
+        raise CheckpointError(
+            "rng.bit_generator", f"'PCG64' is expected, not {value['bit_generator']!r}"
+        )
+    inner = value["state"]
+    if not isinstance(inner, Mapping) or set(inner) != {"state", "inc"}:
+        raise CheckpointError("rng.state", "a mapping {state, inc} is expected")
+    state = _count_below(inner["state"], "rng.state.state", 2**128)
+    inc = _count_below(inner["inc"], "rng.state.inc", 2**128)
+    if inc % 2 == 0:
+        raise CheckpointError("rng.state.inc", "PCG64's increment is always odd")
+    has_uint32 = _count_below(value["has_uint32"], "rng.has_uint32", 2)
+    uinteger = _count_below(value["uinteger"], "rng.uinteger", 2**32)
+    checked: dict[str, Any] = {
+        "bit_generator": "PCG64",
+        "state": {"state": state, "inc": inc},
+        "has_uint32": has_uint32,
+        "uinteger": uinteger,
+    }
+    try:
+        scratch: Any = np.random.PCG64(0)
+        scratch.state = checked
+    except (TypeError, ValueError, OverflowError) as error:
+        raise CheckpointError("rng", f"numpy refuses it: {error}") from None
+    return checked
+
+
+def _count_below(value: object, field: str, limit: int) -> int:
+    number = _integer(value)
+    if number is None or not 0 <= number < limit:
+        raise CheckpointError(field, f"a whole number from 0 to {limit - 1} is expected")
+    return number
+
+
+def _matrix(
+    value: object, field: str, columns: int, *, rows: int | None = None, max_rows: int | None = None
+) -> Genomes:
+    """A ``(rows, columns)`` integer array from a nested list or an array, sizes checked first."""
+    if isinstance(value, np.ndarray):
+        shape = value.shape
+        if value.ndim != 2 or shape[1] != columns:
+            raise CheckpointError(field, f"shape (rows, {columns}) is expected, not {shape}")
+        count = shape[0]
+    elif isinstance(value, (list, tuple)):
+        count = len(value)
+    else:
+        raise CheckpointError(field, f"a list of rows or an array is expected, not {_kind(value)}")
+    if rows is not None and count != rows:
+        raise CheckpointError(field, f"{rows} rows are expected (the config's), not {count}")
+    if max_rows is not None and count > max_rows:
+        raise CheckpointError(field, f"at most {max_rows:,} rows are possible, not {count:,}")
+    if isinstance(value, (list, tuple)):
+        if count == 0:
+            return np.empty((0, columns), dtype=np.int64)
+        for index, row in enumerate(value):
+            if not isinstance(row, (list, tuple)) or len(row) != columns:
+                raise CheckpointError(f"{field}[{index}]", f"a list of {columns} genes is expected")
+    array = _as_array(value, field)
+    if array.ndim != 2 or array.dtype.kind not in "iu":
+        raise CheckpointError(field, f"whole numbers are expected, not {array.dtype}")
+    return array
+
+
+def _as_array(value: object, field: str) -> npt.NDArray[Any]:
+    try:
+        return np.asarray(value)
+    except (ValueError, TypeError, OverflowError) as error:
+        raise CheckpointError(field, f"not an array of numbers ({error})") from None
+
+
+def _check_genes(genomes: npt.NDArray[Any], field: str, values: int, permutation: bool) -> None:
+    """Genes in ``0..values-1`` (and each row a permutation); ``genomes`` becomes int64."""
+    if genomes.size and (genomes.min() < 0 or genomes.max() >= values):
+        raise CheckpointError(field, f"genes must be between 0 and {values - 1}")
+    if permutation and genomes.size:
+        ordered = np.sort(genomes, axis=1)
+        bad = np.flatnonzero((ordered != np.arange(genomes.shape[1])).any(axis=1))
+        if bad.size:
+            raise CheckpointError(f"{field}[{int(bad[0])}]", "not a permutation of 0..N-1")
+
+
+def _hashes(value: object, field: str, most: int) -> HashArray:
+    """A sorted, repeat-free array of 64-bit hashes, at most ``most`` of them."""
+    if isinstance(value, np.ndarray):
+        if value.ndim != 1 or value.dtype.kind not in "iu":
+            raise CheckpointError(
+                field, f"a 1-D array of whole numbers is expected ({value.dtype})"
+            )
+        if value.shape[0] > most:
+            raise CheckpointError(field, f"at most {most:,} hashes are possible")
+        if value.size and value.dtype.kind == "i" and value.min() < 0:
+            raise CheckpointError(field, "hashes are never negative")
+        hashes = np.array(value, dtype=np.uint64)
+    elif isinstance(value, (list, tuple)):
+        if len(value) > most:
+            raise CheckpointError(field, f"at most {most:,} hashes are possible")
+        if not all(type(h) is int or _is_integer(h) for h in value):
+            raise CheckpointError(field, "whole numbers are expected")
+        if value and not (min(value) >= 0 and max(value) < 2**64):
+            raise CheckpointError(field, "hashes are between 0 and 2**64 - 1")
+        hashes = np.array([int(h) for h in value] if value else [], dtype=np.uint64)
+    else:
+        raise CheckpointError(field, f"a list or an array is expected, not {_kind(value)}")
+    if hashes.shape[0] > 1 and not (hashes[1:] > hashes[:-1]).all():
+        raise CheckpointError(field, "hashes are stored sorted, without repeats")
+    return hashes
+
+
+def _check_seen(seen: HashArray, population: Genomes, config: Config, evaluations: int) -> None:
+    if not config.unique:
+        if seen.shape[0]:
+            raise CheckpointError("seen", "only a run with config.unique remembers hashes")
+        return
+    if config.harvest:
+        return  # harvest newcomers are evaluated without being remembered
+    # Every evaluated child but the initial repeats is remembered, and so is the population.
+    if not evaluations - config.population < seen.shape[0] <= evaluations:
+        raise CheckpointError(
+            "seen", f"{seen.shape[0]:,} hashes do not fit {evaluations:,} evaluations"
+        )
+    if not np.isin(row_hashes(population), seen).all():
+        raise CheckpointError("seen", "the population's own hashes are missing")
+
+
+def _solutions(value: object, config: Config, evaluations: int) -> Genomes:
+    n = config.n
+    possible = 8 * evaluations if config.harvest else evaluations
+    known = KNOWN_TOTALS.get(n)
+    if known is not None:
+        possible = min(possible, known[0])
+    solutions = _matrix(value, "solutions", n, max_rows=possible)
+    _check_genes(solutions, "solutions", n, permutation=True)
+    solutions = np.array(solutions, dtype=np.int64)
+    if solutions.shape[0]:
+        permutation = ENCODINGS["permutation"]
+        conflicts = evaluate(solutions, n, permutation, FITNESS_SHAPES["pairs"]).conflicts
+        wrong = np.flatnonzero(conflicts)
+        if wrong.size:
+            raise CheckpointError(f"solutions[{int(wrong[0])}]", "not a solution")
+        if np.unique(row_hashes(solutions)).shape[0] != solutions.shape[0]:
+            raise CheckpointError("solutions", "a solution is repeated")
+    return solutions
+
+
+def _history(value: object, generation: int) -> dict[str, npt.NDArray[Any]]:
+    if not isinstance(value, Mapping) or set(value) != set(STAT_COLUMNS):
+        raise CheckpointError("history", f"a mapping of the columns {', '.join(STAT_COLUMNS)}")
+    lengths = set()
+    for name in STAT_COLUMNS:
+        column = value[name]
+        if isinstance(column, np.ndarray):
+            if column.ndim != 1:
+                raise CheckpointError(f"history.{name}", "a 1-D column is expected")
+            lengths.add(column.shape[0])
+        elif isinstance(column, (list, tuple)):
+            lengths.add(len(column))
+        else:
+            raise CheckpointError(f"history.{name}", f"a list or an array, not {_kind(column)}")
+    if len(lengths) != 1:
+        raise CheckpointError("history", f"columns of different lengths: {sorted(lengths)}")
+    rows = lengths.pop()
+    if not 1 <= rows <= generation + 1:
+        raise CheckpointError("history", f"1 to {generation + 1} rows are possible, not {rows}")
+    columns: dict[str, npt.NDArray[Any]] = {}
+    for name in STAT_COLUMNS:
+        field = f"history.{name}"
+        array = _as_array(value[name], field)
+        if array.ndim != 1:
+            raise CheckpointError(field, "a column of numbers is expected")
+        if name in INTEGER_COLUMNS:
+            if array.dtype.kind not in "iu":
+                raise CheckpointError(field, f"whole numbers are expected, not {array.dtype}")
+            if array.min() < 0 or array.max() > _LARGEST_COUNT:
+                raise CheckpointError(field, "counts are between 0 and 2**62")
+            columns[name] = np.asarray(array, dtype=np.int64)
+        else:
+            if array.dtype.kind not in "iuf":
+                raise CheckpointError(field, f"numbers are expected, not {array.dtype}")
+            floats = np.asarray(array, dtype=np.float64)
+            if not np.isfinite(floats).all():
+                raise CheckpointError(field, "numbers must be finite")
+            columns[name] = floats
+    expected = np.arange(generation + 1 - rows, generation + 1)
+    if not np.array_equal(columns["generation"], expected):
+        raise CheckpointError("history.generation", f"generations {expected[0]}..{generation}")
+    for name in ("evaluations", "elapsed"):
+        if (np.diff(columns[name]) < 0).any() or columns[name][0] < 0:
+            raise CheckpointError(f"history.{name}", "never negative, never decreasing")
+    return columns
+
+
+def _check_history_matches(checkpoint: Checkpoint, history: dict[str, npt.NDArray[Any]]) -> None:
+    """The last row is the current generation, and the counters follow from the rows."""
+    config = checkpoint.config
+    population, fitness, conflicts = checkpoint.population, checkpoint.fitness, checkpoint.conflicts
+    current = {
+        "evaluations": checkpoint.evaluations,
+        "elapsed": checkpoint.elapsed,
+        "best_fitness": float(fitness.max()),
+        "mean_fitness": float(fitness.mean()),
+        "worst_fitness": float(fitness.min()),
+        "best_conflicts": int(conflicts.min()),
+        "mean_conflicts": float(conflicts.mean()),
+        "unique_fraction": unique_fraction(population),
+        "entropy": column_entropy(population, config.n, ENCODINGS[config.encoding]),
+    }
+    for name, value in current.items():
+        last = history[name][-1].item()
+        if last != value:
+            raise CheckpointError(
+                f"history.{name}", f"the last row says {last!r}, the state {value!r}"
+            )
+    if history["generation"][0] != 0:
+        return  # a partial history: the counters cannot be replayed
+    best = history["best_fitness"]
+    solution = FITNESS_SHAPES[config.fitness].best(config.n)
+    if config.harvest and checkpoint.best_ever == solution and checkpoint.best_ever > best.max():
+        # Generation 0 held a solution, harvested before its row was written: never beaten.
+        expected_best, expected_stagnant = solution, checkpoint.generation
+    else:
+        running = np.maximum.accumulate(best)
+        improved = np.flatnonzero(best[1:] > running[:-1]) + 1
+        last = int(improved[-1]) if improved.size else 0
+        expected_best, expected_stagnant = float(running[-1]), checkpoint.generation - last
+    if checkpoint.best_ever != expected_best:
+        raise CheckpointError("best_ever", f"the history gives {expected_best!r}")
+    if checkpoint.stagnant != expected_stagnant:
+        raise CheckpointError("stagnant", f"the history gives {expected_stagnant}")
+    first_worst = float(history["worst_fitness"][0])
+    unchanged = config.survivor != "threshold" and not config.harvest
+    if unchanged and checkpoint.threshold != first_worst:
+        raise CheckpointError("threshold", f"the history gives {first_worst!r}")
+
+
+def _check_threshold(checkpoint: Checkpoint) -> None:
+    config = checkpoint.config
+    solution = FITNESS_SHAPES[config.fitness].best(config.n)
+    if checkpoint.threshold > solution:
+        raise CheckpointError("threshold", f"no fitness is above a solution's, {solution!r}")

@@ -1,0 +1,235 @@
+"""Memetic mode: the local search, the greedy start, their config fields and the preset."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from engine_reference import brute_conflicts, is_permutation_rows, squares_of
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from engine import Config, ConfigError, GeneticAlgorithm
+from engine.conflicts import board_lines, count_conflicts, swap_change
+from engine.encodings import PERMUTATION
+from engine.greedy_start import first_claims, greedy_population, unclaimed
+from engine.local_search import LocalSearchSettings, local_search
+from engine.mutation import MutationSettings, _conflict_change, conflict_mutation_counted
+from engine.presets import PRESETS
+
+
+def random_permutations(count: int, n: int, seed: int) -> np.ndarray:
+    return PERMUTATION.random_population(count, n, np.random.default_rng(seed))
+
+
+def assert_counts_match_a_recount(improved, n: int) -> None:
+    fresh = board_lines(improved.genomes, n, PERMUTATION)
+    for tracked, counted in zip(improved.lines.occupancy, fresh.occupancy, strict=True):
+        assert np.array_equal(tracked, counted)
+    for tracked, counted in zip(improved.lines.cells, fresh.cells, strict=True):
+        assert np.array_equal(tracked, counted)
+    assert np.array_equal(improved.conflicts, fresh.conflicts)
+    assert np.array_equal(improved.lines.conflicts, fresh.conflicts)
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    count=st.integers(1, 5),
+    n=st.integers(4, 40),
+    moves=st.integers(0, 60),
+    candidates=st.integers(1, 8),
+    seed=st.integers(0, 2**32 - 1),
+)
+def test_local_search_keeps_permutations_and_exact_counts(count, n, moves, candidates, seed):
+    genomes = random_permutations(count, n, seed)
+    before = genomes.copy()
+    improved = local_search(
+        genomes, np.random.default_rng(seed), LocalSearchSettings(moves, candidates)
+    )
+    assert np.array_equal(genomes, before), "the input must not be modified"
+    assert is_permutation_rows(improved.genomes)
+    assert_counts_match_a_recount(improved, n)
+    # Only improving swaps are made, within the budget.
+    assert (improved.conflicts <= count_conflicts(before, n, PERMUTATION)).all()
+    assert (improved.moves <= moves).all()
+    # A child that made swaps ended strictly better, by at least one pair per swap.
+    gained = count_conflicts(before, n, PERMUTATION) - improved.conflicts
+    assert (gained >= improved.moves).all()
+
+
+@settings(max_examples=30, deadline=None)
+@given(n=st.integers(4, 30), seed=st.integers(0, 2**32 - 1))
+def test_counts_handed_over_by_the_conflict_mutation_stay_exact(n, seed):
+    rng = np.random.default_rng(seed)
+    genomes = random_permutations(4, n, seed)
+    mutation = MutationSettings(rate=1.0, n=n, encoding=PERMUTATION, gene_rate=0.1, candidates=4)
+    children, lines = conflict_mutation_counted(genomes, rng, mutation)
+    improved = local_search(children, rng, LocalSearchSettings(n, 8), lines)
+    assert_counts_match_a_recount(improved, n)
+    for genome, conflicts in zip(improved.genomes, improved.conflicts, strict=True):
+        assert brute_conflicts(squares_of(genome, PERMUTATION, n)) == conflicts
+
+
+@settings(max_examples=60, deadline=None)
+@given(n=st.integers(2, 30), seed=st.integers(0, 2**32 - 1))
+def test_the_swap_formula_equals_the_generic_move_change_and_a_recount(n, seed):
+    rng = np.random.default_rng(seed)
+    genomes = random_permutations(3, n, seed)
+    lines = board_lines(genomes, n, PERMUTATION)
+    individual = np.arange(3)[:, None]
+    i = rng.integers(0, n, (3, 1))
+    j = (i + 1 + rng.integers(0, n - 1, (3, 5))) % n
+    a, b = genomes[individual, i], genomes[individual, j]
+    change = swap_change(lines, individual, i, np.broadcast_to(a, j.shape), j, b)
+    column = np.broadcast_to(i, j.shape)
+    moved = (
+        (np.broadcast_to(a, j.shape), column, b, column),
+        (b, j, np.broadcast_to(a, j.shape), j),
+    )
+    assert np.array_equal(change, _conflict_change(lines, moved, n, PERMUTATION))
+    before = count_conflicts(genomes, n, PERMUTATION)
+    for k in range(3):
+        for c in range(5):
+            swapped = genomes[k].copy()
+            swapped[[i[k, 0], j[k, c]]] = swapped[[j[k, c], i[k, 0]]]
+            after = count_conflicts(swapped[None, :], n, PERMUTATION)[0]
+            assert change[k, c] == after - before[k]
+
+
+def test_a_budget_of_one_swap_makes_at_most_one_per_child():
+    genomes = random_permutations(6, 60, 3)
+    improved = local_search(genomes, np.random.default_rng(3), LocalSearchSettings(1, 16))
+    assert improved.moves.max() == 1
+    assert (count_conflicts(genomes, 60, PERMUTATION) - improved.conflicts >= 1).all()
+
+
+def test_a_zero_budget_changes_nothing():
+    genomes = random_permutations(3, 20, 5)
+    improved = local_search(genomes, np.random.default_rng(5), LocalSearchSettings(0, 16))
+    assert np.array_equal(improved.genomes, genomes)
+    assert not improved.moves.any()
+
+
+def test_the_local_search_solves_a_moderate_board():
+    n = 2000
+    improved = local_search(
+        random_permutations(1, n, 11), np.random.default_rng(11), LocalSearchSettings(n, 16)
+    )
+    # From about 2N/3 attacking pairs to a handful: only improving swaps are made, so the
+    # search can stop in a local minimum (the GA's mutation and selection take it further).
+    assert count_conflicts(random_permutations(1, n, 11), n, PERMUTATION)[0] > 1000
+    assert count_conflicts(improved.genomes, n, PERMUTATION)[0] <= 5
+
+
+def test_same_generator_state_same_search():
+    genomes = random_permutations(4, 300, 9)
+    first = local_search(genomes, np.random.default_rng(2), LocalSearchSettings(100, 8))
+    second = local_search(genomes, np.random.default_rng(2), LocalSearchSettings(100, 8))
+    assert np.array_equal(first.genomes, second.genomes)
+    assert np.array_equal(first.moves, second.moves)
+
+
+# --- Greedy start. ---
+
+
+@settings(max_examples=40, deadline=None)
+@given(size=st.integers(1, 4), n=st.integers(1, 60), seed=st.integers(0, 2**32 - 1))
+def test_greedy_start_makes_permutations(size, n, seed):
+    genomes = greedy_population(size, n, np.random.default_rng(seed))
+    assert genomes.shape == (size, n)
+    assert is_permutation_rows(genomes)
+
+
+def test_greedy_start_leaves_far_fewer_conflicts_than_random():
+    n = 5000
+    greedy = greedy_population(2, n, np.random.default_rng(0))
+    randomly = random_permutations(2, n, 0)
+    assert count_conflicts(greedy, n, PERMUTATION).max() < 50
+    assert count_conflicts(randomly, n, PERMUTATION).min() > 1000
+
+
+def test_greedy_start_is_deterministic():
+    first = greedy_population(3, 500, np.random.default_rng(4))
+    assert np.array_equal(first, greedy_population(3, 500, np.random.default_rng(4)))
+
+
+def test_first_claims_keeps_the_first_claimant_of_every_key():
+    owner = unclaimed(10)
+    # Claimant 0 claims 1 and 2; 1 claims 2 (taken); 2 claims 3 and 3 (itself twice).
+    keys = np.array([[1, 2], [2, 5], [3, 3]])
+    assert first_claims((keys, owner)).tolist() == [0, 2]
+    assert (owner == unclaimed(10)).all(), "the scratch array is reset"
+
+
+# --- Config, algorithm and preset. ---
+
+
+def test_the_memetic_fields_parse_from_text():
+    config = Config.from_mapping(
+        {"local-search": "100", "local-search-candidates": "4", "greedy-start": "yes"}
+    )
+    assert (config.local_search, config.local_search_candidates, config.greedy_start) == (
+        100,
+        4,
+        True,
+    )
+
+
+@pytest.mark.parametrize(
+    ("values", "field"),
+    [
+        ({"local_search": -1}, "local-search"),
+        ({"local_search_candidates": 0}, "local-search-candidates"),
+        ({"encoding": "integer", "crossover": "single-point", "local_search": 5}, "local-search"),
+        (
+            {"encoding": "squares", "crossover": "one-gene", "greedy_start": True},
+            "greedy-start",
+        ),
+        ({"local_search": "many"}, "local-search"),
+    ],
+)
+def test_bad_memetic_values_name_the_field(values, field):
+    with pytest.raises(ConfigError) as error:
+        Config.from_mapping(values)
+    assert error.value.field == field
+    assert field in str(error.value)
+
+
+@pytest.mark.parametrize("n", [8, 200, 3000])
+def test_the_memetic_preset_solves_moderate_boards(n):
+    final = GeneticAlgorithm(PRESETS["memetic"].config(n, seed=n, generations=30)).run()
+    assert final.stop_reason == "solved"
+    assert final.best_conflicts == 0
+
+
+def test_a_memetic_run_is_the_same_run_for_the_same_seed():
+    config = PRESETS["memetic"].config(400, seed=7, local_search=20, generations=6)
+    first = GeneticAlgorithm(config)
+    second = GeneticAlgorithm(config)
+    for _ in range(6):
+        if not first.has_next():
+            break
+        a, b = first.step(), second.step()
+        assert np.array_equal(a.population, b.population)
+        assert np.array_equal(a.fitness, b.fitness)
+
+
+def test_a_resumed_memetic_run_continues_exactly():
+    config = Config(n=300, population=6, local_search=5, greedy_start=False, seed=3)
+    original = GeneticAlgorithm(config)
+    original.step_many(2)
+    resumed = GeneticAlgorithm.from_state(original.state())
+    for _ in range(3):
+        if not original.has_next():
+            break
+        a, b = original.step(), resumed.step()
+        assert np.array_equal(a.population, b.population)
+        assert np.array_equal(a.fitness, b.fitness)
+        assert a.generation == b.generation
+
+
+def test_local_search_lowers_conflicts_against_the_same_ga_without_it():
+    plain = GeneticAlgorithm(Config(n=500, population=6, seed=1, generations=3)).run()
+    memetic = GeneticAlgorithm(
+        Config(n=500, population=6, seed=1, generations=3, local_search=500)
+    ).run()
+    assert memetic.best_conflicts < plain.best_conflicts

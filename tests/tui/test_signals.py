@@ -1,0 +1,192 @@
+"""Signals on the command line, in real processes: Ctrl+C (SIGINT) and SIGTERM, at any moment.
+
+A process is watched through ``/proc/<pid>/status`` (Linux): once its SIGTERM handler is in
+place, the console script's guard is active, and every signal from then on must end in one
+line on stderr and exit 130 (SIGINT) or 143 (SIGTERM), never a traceback.
+"""
+
+from __future__ import annotations
+
+import json
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from engine import Config, GeneticAlgorithm
+
+pytestmark = pytest.mark.skipif(
+    not Path("/proc/self/status").exists(), reason="watches processes through /proc (Linux)"
+)
+
+ENDLESS_RUN = (
+    "--time-limit",
+    "3600",
+    "--n",
+    "8",
+    "--encoding",
+    "integer",
+    "--mutation",
+    "random-reset",
+    "--mutation-rate",
+    "0",
+    "--no-stop-when-solved",
+)
+"""A run that does not stop on its own during a test, and is quick per generation. Its time
+limit arms a SIGALRM handler once the first population exists, which shows when it steps."""
+
+BIG_RUN = ("--n", "3000", "--population", "600")
+"""A run whose first population takes a while: signals land in imports, then in it."""
+
+
+def queens_script() -> list[str]:
+    """The installed console script (``pyproject.toml``'s entry point), else ``python -m tui``."""
+    script = Path(sys.executable).with_name("queens")
+    return [str(script)] if script.exists() else [sys.executable, "-m", "tui"]
+
+
+def start(*args: str) -> subprocess.Popen[str]:
+    return subprocess.Popen(
+        [*queens_script(), *args],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+
+
+def catches(pid: int, signum: int) -> bool:
+    """Whether process ``pid`` has installed a handler for ``signum``."""
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("SigCgt:"):
+            return bool(int(line.split()[1], 16) >> (signum - 1) & 1)
+    return False
+
+
+def wait_until_guarded(process: subprocess.Popen[str], timeout: float = 30.0) -> None:
+    """Wait until the console script has put its SIGTERM handler (and so its guard) in place."""
+    deadline = time.monotonic() + timeout
+    while not catches(process.pid, signal.SIGTERM):
+        assert process.poll() is None, "the process ended before handling signals"
+        assert time.monotonic() < deadline, "the process never installed a SIGTERM handler"
+        time.sleep(0.002)
+
+
+def wait_until_stepping(process: subprocess.Popen[str], timeout: float = 60.0) -> None:
+    """Wait until a run with a time limit has its first population (its timer is armed)."""
+    deadline = time.monotonic() + timeout
+    while not catches(process.pid, signal.SIGALRM):
+        assert process.poll() is None, "the process ended before stepping"
+        assert time.monotonic() < deadline, "the run never started stepping"
+        time.sleep(0.005)
+
+
+@pytest.mark.parametrize("delay", [0.0, 0.03, 0.06, 0.1, 0.15, 0.2, 0.3])
+def test_ctrl_c_while_starting_exits_130_without_a_traceback(delay: float) -> None:
+    process = start("solve", *BIG_RUN)
+    wait_until_guarded(process)
+    time.sleep(delay)
+    process.send_signal(signal.SIGINT)
+    _, err = process.communicate(timeout=60)
+    assert "Traceback" not in err
+    assert process.returncode == 130
+    assert err.endswith("queens: interrupted\n")
+
+
+@pytest.mark.parametrize("delay", [0.0, 0.1, 0.3, 1.5])
+def test_sigterm_exits_143_with_a_message(delay: float) -> None:
+    process = start("solve", *ENDLESS_RUN)
+    wait_until_guarded(process)
+    time.sleep(delay)
+    process.send_signal(signal.SIGTERM)
+    _, err = process.communicate(timeout=60)
+    assert "Traceback" not in err
+    assert process.returncode == 143
+    assert err.endswith("queens: terminated\n")
+
+
+@pytest.mark.parametrize(("signum", "code"), [(signal.SIGINT, 130), (signal.SIGTERM, 143)])
+def test_interrupted_json_run_prints_one_document_that_replays(signum: int, code: int) -> None:
+    process = start("solve", "--json", *ENDLESS_RUN)
+    wait_until_stepping(process)
+    time.sleep(0.5)
+    process.send_signal(signum)
+    out, err = process.communicate(timeout=60)
+    assert process.returncode == code
+    assert "Traceback" not in err
+    document = json.loads(out)
+    assert document["stop_reason"] == "interrupted"
+    assert document["solved"] is False
+    assert isinstance(document["seed"], int)
+    assert document["config"]["seed"] == document["seed"]
+    assert len(document["genome"]) == 8
+    generations = document["generations"]
+    assert isinstance(generations, int) and generations >= 0
+
+    # The config and the seed it drew replay the run: the same best after as many generations.
+    replay = GeneticAlgorithm(Config.from_mapping(document["config"]))
+    for _ in range(generations):
+        replay.step()
+    assert replay.snapshot.best.tolist() == document["genome"]
+    assert replay.snapshot.evaluations == document["evaluations"]
+
+
+@pytest.mark.parametrize(("signum", "code"), [(signal.SIGINT, 130), (signal.SIGTERM, 143)])
+def test_interrupted_solutions_json_prints_what_was_found(signum: int, code: int) -> None:
+    # N = 14 has 365,596 solutions: far more than a few seconds find.
+    process = start(
+        "solutions", "--json", "--n", "14", "--population", "200", "--time-limit", "3600"
+    )
+    wait_until_stepping(process)
+    time.sleep(1.0)
+    process.send_signal(signum)
+    out, err = process.communicate(timeout=60)
+    assert process.returncode == code
+    assert "Traceback" not in err
+    document = json.loads(out)
+    assert document["stop_reason"] == "interrupted"
+    assert document["all_found"] is False
+    assert isinstance(document["seed"], int)
+    assert document["found"] == len(document["solutions"])
+    for board in document["solutions"]:
+        assert sorted(board) == list(range(14))
+
+
+def test_sigterm_closes_the_dashboard_and_restores_the_terminal(tmp_path: Path) -> None:
+    import os
+    import pty
+    import select
+
+    pid, terminal = pty.fork()
+    if pid == 0:  # the child: the dashboard on a pseudo-terminal, its run store in tmp_path
+        os.environ["TERM"] = "xterm-256color"
+        os.environ["QUEENS_STORE"] = str(tmp_path / "runs.sqlite3")
+        command = queens_script()
+        os.execv(command[0], command)
+    screen = b""
+
+    def read_for(seconds: float, until: bytes | None = None) -> None:
+        nonlocal screen
+        deadline = time.monotonic() + seconds
+        while time.monotonic() < deadline and not (until and until in screen):
+            ready, _, _ = select.select([terminal], [], [], 0.1)
+            if ready:
+                try:
+                    screen += os.read(terminal, 65536)
+                except OSError:  # the child closed the terminal
+                    return
+
+    read_for(60.0, until=b"Quit")  # the footer: the dashboard is drawn
+    assert b"Quit" in screen
+    drawn = len(screen)
+    os.kill(pid, signal.SIGTERM)
+    read_for(20.0)  # to the end: the child closes the terminal when it exits
+    _, status = os.waitpid(pid, 0)
+    after = screen[drawn:]
+    assert os.waitstatus_to_exitcode(status) == 143
+    assert b"Traceback" not in after
+    assert b"\x1b[?1049l" in after  # left the alternate screen
+    assert b"\x1b[?25h" in after  # cursor shown again
+    assert after.endswith(b"queens: terminated\r\n")

@@ -1,0 +1,85 @@
+"""The ``queens`` console script: as small as possible, so that signals are handled from the start.
+
+Importing the program (numpy, the engine) takes a noticeable fraction of a second, and Ctrl+C
+in that time would otherwise print a traceback of whatever import it hit. This module imports
+nothing before it guards the rest: Ctrl+C anywhere exits 130 and SIGTERM exits 143, each with
+one line on stderr. SIGTERM is turned into :class:`Terminated`, a ``KeyboardInterrupt``, so
+every place that cleans up after Ctrl+C (the live status line, the partial ``--json`` result)
+does the same for it.
+
+A signal that lands inside a C extension's import can come out as an ``ImportError`` (numpy's
+does: "could not import module 'datetime'"), so the signals are recorded as they arrive, and
+any error after one is reported as the interruption it is.
+"""
+
+from __future__ import annotations
+
+import sys
+from types import FrameType
+
+EXIT_INTERRUPTED = 130
+"""Exit code after Ctrl+C (SIGINT): 128 + 2, as a shell reports it."""
+
+EXIT_TERMINATED = 143
+"""Exit code after SIGTERM: 128 + 15."""
+
+_SIGTERM = 15
+"""SIGTERM's number on every POSIX system (written here so nothing is imported for it)."""
+
+_received: list[int] = []
+"""The signals that have arrived, in order."""
+
+
+class Terminated(KeyboardInterrupt):
+    """SIGTERM arrived: unwind as for Ctrl+C, but exit 143."""
+
+
+def raise_interruption(signum: int, frame: FrameType | None) -> None:
+    """The SIGINT and SIGTERM handler: record the signal, raise where the program is."""
+    _received.append(signum)
+    raise Terminated if signum == _SIGTERM else KeyboardInterrupt
+
+
+def interrupted_exit_code(interruption: KeyboardInterrupt) -> int:
+    """The exit code for a Ctrl+C (130) or a SIGTERM (143)."""
+    return EXIT_TERMINATED if isinstance(interruption, Terminated) else EXIT_INTERRUPTED
+
+
+def report_interruption(interruption: KeyboardInterrupt) -> int:
+    """Say on stderr how the program was stopped; return its exit code."""
+    from contextlib import suppress
+
+    word = "terminated" if isinstance(interruption, Terminated) else "interrupted"
+    # A second signal, or stderr gone: the exit code still says it.
+    with suppress(KeyboardInterrupt, OSError):
+        print(f"queens: {word}", file=sys.stderr, flush=True)
+    return interrupted_exit_code(interruption)
+
+
+def _interruption_received() -> KeyboardInterrupt:
+    """The interruption the first signal received stands for."""
+    return Terminated() if _received[0] == _SIGTERM else KeyboardInterrupt()
+
+
+def main() -> int:
+    """Run the ``queens`` command; returns its exit code."""
+    try:
+        import signal
+
+        signal.signal(signal.SIGINT, raise_interruption)
+        signal.signal(signal.SIGTERM, raise_interruption)
+        from tui.cli import main as command_line
+
+        if _received:  # an import swallowed the interruption (``except ImportError``)
+            raise _interruption_received()
+        return command_line()
+    except BaseException as error:
+        if isinstance(error, KeyboardInterrupt):
+            return report_interruption(error)
+        if _received:  # an interruption that an import turned into another error
+            return report_interruption(_interruption_received())
+        raise
+
+
+if __name__ == "__main__":
+    sys.exit(main())

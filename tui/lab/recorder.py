@@ -1,0 +1,263 @@
+"""Recording a live run into the store, as it goes.
+
+Call :meth:`Recorder.record` with every snapshot the run publishes, right after the step that
+published it (before the next step), from whatever thread steps the run. The recorder buffers
+the statistics and commits them in one transaction at least once a second, and at every
+:meth:`Recorder.flush` (a pause) and :meth:`Recorder.close` (a stop): a process killed with
+SIGKILL loses at most the last second.
+
+Keyframes (full engine states) are taken every ``spacing`` generations. When a run's keyframes
+would pass the byte budget, the spacing doubles and the keyframes off the new grid are deleted,
+so a run of any length stays within the budget while every generation stays within ``spacing``
+steps of a keyframe. The latest pause or stop also gets a keyframe (off the grid if need be),
+so a stopped run resumes without re-stepping.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable
+from typing import Any, Final
+
+from engine import GeneticAlgorithm, Snapshot
+from tui.lab.engine_state import capture
+from tui.lab.store import STAT_FIELDS, Batch, Keyframe, RunStore, keyframe_size
+from tui.lab.writer import Writer
+
+COMMIT_INTERVAL: Final = 1.0
+"""Seconds between two commits at most (while generations keep coming)."""
+KEYFRAME_BUDGET: Final = 64 * 2**20
+"""Bytes of keyframes a run may keep."""
+FIRST_SPACING: Final = 16
+"""Generations between two keyframes at the start of a run."""
+KEYFRAME_SHARE: Final = 0.03
+"""Keyframes may cost this share of the run's computing time: when one costs more than that
+share of the generations since the last, the spacing doubles (a fast run keyframes less
+often in generations, about as often in seconds)."""
+MAX_TIMED_SPACING: Final = 1024
+"""The spacing the cost rule may reach (the budget rule alone may go further)."""
+
+
+def engine_version() -> str:
+    """The installed queens-ga version (the engine's), for the record."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("queens-ga")
+    except PackageNotFoundError:
+        return "unknown"
+
+
+def stats_row(snapshot: Snapshot) -> tuple[Any, ...]:
+    """A snapshot's statistics in :data:`~tui.lab.store.STAT_FIELDS` order."""
+    return tuple(getattr(snapshot.stats, name) for name in STAT_FIELDS)
+
+
+class Recorder:
+    """Records one run of a :class:`~engine.GeneticAlgorithm` into a :class:`RunStore`.
+
+    Args:
+        store: Where to record.
+        algorithm: The run, at the generation of its current snapshot.
+        label: A name for the run (the preset's), shown by ``queens runs``.
+        run_id: Continue recording this run (resume): the store must already hold its
+            generations up to the algorithm's current one.
+        budget: Bytes of keyframes the run may keep.
+        spacing: Generations between two keyframes to begin with (a new run only).
+        commit_interval: Seconds between two commits at most.
+        keyframe_share: The share of computing time keyframes may cost before the spacing
+            doubles (``None``: the spacing follows the budget only, as tests want).
+        clock: Monotonic seconds (tests pass a fake one).
+    """
+
+    def __init__(
+        self,
+        store: RunStore,
+        algorithm: GeneticAlgorithm,
+        *,
+        label: str | None = None,
+        run_id: int | None = None,
+        budget: int = KEYFRAME_BUDGET,
+        spacing: int = FIRST_SPACING,
+        commit_interval: float = COMMIT_INTERVAL,
+        keyframe_share: float | None = KEYFRAME_SHARE,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        if spacing < 1:
+            raise ValueError(f"spacing: {spacing!r} is not allowed; a whole number >= 1")
+        self._store = store
+        self._algorithm = algorithm
+        self._budget = budget
+        self._interval = commit_interval
+        self._share = keyframe_share
+        self._clock = clock
+        self._lock = threading.RLock()
+        self._stats: list[tuple[Any, ...]] = []
+        self._solutions: list[tuple[int, list[int]]] = []
+        self._keyframes: list[Keyframe] = []
+        self._closed = False
+        snapshot = algorithm.snapshot
+        self._keyframe_elapsed = snapshot.elapsed
+        if run_id is None:
+            self.run_id = store.begin_run(
+                algorithm.config.to_dict(),
+                seed=algorithm.seed,
+                engine_version=engine_version(),
+                label=label,
+                keyframe_spacing=spacing,
+                writer=Writer.this_process(),
+            )
+            self._spacing = spacing
+            self._solutions_seen = 0
+            self._keyframe_bytes = 0
+            self._last_keyframe = -1
+            self._last_generation = -1
+            self._last_commit = clock()
+            self.record(snapshot)
+            self.flush()
+        else:
+            info = store.run(run_id)
+            self.run_id = run_id
+            self._spacing = info.keyframe_spacing
+            self._solutions_seen = info.solutions
+            self._keyframe_bytes = store.keyframe_bytes(run_id)
+            kept = store.keyframe_generations(run_id)
+            self._last_keyframe = kept[-1] if kept else -1
+            self._last_generation = snapshot.generation
+            self._last_commit = clock()
+
+    @property
+    def spacing(self) -> int:
+        """Generations between two keyframes now."""
+        return self._spacing
+
+    @property
+    def closed(self) -> bool:
+        """Whether :meth:`close` was called."""
+        return self._closed
+
+    def record(self, snapshot: Snapshot) -> None:
+        """Record one published generation (in order; a repeated generation is ignored)."""
+        with self._lock:
+            if self._closed or snapshot.generation <= self._last_generation:
+                return
+            generation = snapshot.generation
+            self._last_generation = generation
+            self._stats.append(stats_row(snapshot))
+            found = snapshot.solutions.shape[0]
+            if found > self._solutions_seen:
+                self._solutions += [
+                    (generation, [int(gene) for gene in board])
+                    for board in snapshot.solutions[self._solutions_seen :]
+                ]
+                self._solutions_seen = found
+            if generation % self._spacing == 0:
+                self._take_keyframe(snapshot)
+            if snapshot.stop_reason is not None or self._clock() - self._last_commit >= (
+                self._interval
+            ):
+                self._commit()
+
+    def _take_keyframe(self, snapshot: Snapshot) -> None:
+        """A keyframe of the algorithm now, if it still is at ``snapshot``'s generation."""
+        if self._algorithm.snapshot is not snapshot or snapshot.generation == self._last_keyframe:
+            return
+        started = time.perf_counter()
+        state = capture(self._algorithm)
+        keyframe = Keyframe(snapshot.generation, state)
+        self._keyframes.append(keyframe)
+        self._keyframe_bytes += keyframe_size(state)
+        cost = time.perf_counter() - started
+        computed = snapshot.elapsed - self._keyframe_elapsed
+        if (
+            self._share is not None
+            and self._last_keyframe >= 0
+            and snapshot.generation % self._spacing == 0
+            and cost > self._share * computed
+            and self._spacing < MAX_TIMED_SPACING
+        ):
+            self._spacing *= 2
+        self._keyframe_elapsed = snapshot.elapsed
+        self._last_keyframe = snapshot.generation
+
+    def flush(self, *, keyframe: bool = True) -> None:
+        """Commit now (a pause); with ``keyframe``, keep the current generation's state too
+        (only from the thread that steps the run, or once it has stopped stepping)."""
+        with self._lock:
+            if self._closed:
+                return
+            if keyframe and self._algorithm.snapshot.generation == self._last_generation:
+                self._take_keyframe(self._algorithm.snapshot)
+            self._commit()
+
+    def close(
+        self, status: str | None = None, *, keyframe: bool = True, stop_reason: str | None = None
+    ) -> None:
+        """Commit everything and end the run's record.
+
+        Args:
+            status: ``finished`` or ``interrupted``; by default ``finished`` when a stop rule
+                fired, else ``interrupted``.
+            keyframe: Keep the last state as a keyframe (only from the thread that steps the
+                run, once a step has completed: never after an interrupted step).
+            stop_reason: Why the run stopped, when it was stopped from outside the engine (a
+                time limit passing inside a generation); by default the engine's.
+        """
+        with self._lock:
+            if self._closed:
+                return
+            self.flush(keyframe=keyframe)
+            final = self._algorithm.snapshot
+            if status is None:
+                status = "finished" if final.stop_reason is not None else "interrupted"
+            self._closed = True
+            self._store.end_run(self.run_id, status, stop_reason or final.stop_reason)
+
+    def _commit(self) -> None:
+        """One transaction: the buffered rows, keyframes, and thinning when over budget."""
+        thin: tuple[int, int] | None = None
+        if self._keyframes and self._keyframe_bytes > self._budget:
+            thin = self._thin()
+        if self._keyframes and self._last_keyframe % self._spacing:
+            # An off-grid keyframe (a pause, a stop) replaces the previous off-grid one.
+            thin = (self._spacing, self._last_keyframe)
+        self._store.record(
+            self.run_id,
+            Batch(
+                stats=self._stats,
+                solutions=self._solutions,
+                keyframes=self._keyframes,
+                drop_keyframes_off=thin,
+                keyframe_spacing=self._spacing,
+            ),
+        )
+        if thin is not None:
+            self._keyframe_bytes = self._store.keyframe_bytes(self.run_id)
+        self._stats, self._solutions, self._keyframes = [], [], []
+        self._last_commit = self._clock()
+
+    def _thin(self) -> tuple[int, int]:
+        """Double the spacing until the keyframes fit the budget; returns the thinning."""
+        stored = self._store.keyframe_generations(self.run_id)
+        sizes = dict.fromkeys(stored, 0)
+        pending = {keyframe.generation: keyframe for keyframe in self._keyframes}
+        total_stored = self._store.keyframe_bytes(self.run_id)
+        # Stored keyframes all cost about the same: estimate each as the mean.
+        mean = total_stored / len(stored) if stored else 0.0
+        for generation in sizes:
+            sizes[generation] = int(mean)
+        for generation, keyframe in pending.items():
+            sizes[generation] = keyframe_size(keyframe.state)
+        keep = self._last_keyframe
+        while True:
+            kept = [g for g in sizes if g % self._spacing == 0 or g == keep]
+            if sum(sizes[g] for g in kept) <= self._budget or len(kept) <= 2:
+                break
+            self._spacing *= 2
+        self._keyframes = [
+            keyframe
+            for keyframe in self._keyframes
+            if keyframe.generation % self._spacing == 0 or keyframe.generation == keep
+        ]
+        return self._spacing, keep

@@ -1,0 +1,102 @@
+"""Continuing a recorded run, in the same record, exactly as if it had never stopped.
+
+The run is re-stepped from its last keyframe to its last recorded generation, and each
+re-stepped generation is checked against the record (after a SIGKILL the record runs past the
+last keyframe). Then a new budget, if any, is applied and recording goes on in the same run.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from engine import Config, GeneticAlgorithm
+from tui.lab.engine_state import HISTORY_LIMIT, StateError, capture, restore
+from tui.lab.recorder import Recorder
+from tui.lab.store import RunStore, StoreError
+from tui.lab.timeline import BUDGET_FIELDS, RecordMismatch, Timeline
+from tui.lab.writer import Writer
+
+
+@dataclass
+class Resumed:
+    """A run ready to continue.
+
+    Attributes:
+        algorithm: The run, at its last good recorded generation, with its (new) budget.
+        recorder: Records what comes next into the same run.
+        restepped: Generations re-stepped from the keyframe to reach the record's end.
+        mismatch: The first re-stepped generation that differed from the record (the record
+            from there on was replaced), or ``None`` when all matched.
+    """
+
+    algorithm: GeneticAlgorithm
+    recorder: Recorder
+    restepped: int
+    mismatch: RecordMismatch | None
+
+
+def resume(
+    store: RunStore,
+    run_id: int,
+    budget: dict[str, Any] | None = None,
+    *,
+    whole_history: bool = False,
+) -> Resumed:
+    """Prepare a stopped or interrupted run to continue, recorded in the same run.
+
+    Args:
+        store: The store holding the run.
+        run_id: The run.
+        budget: New values of the budget fields (``generations``, ``max_evals``,
+            ``time_limit``, ``stagnation``) given on the command line.
+        whole_history: Give the resumed run every recorded generation's statistics in RAM
+            (the dashboard charts them); else only the latest ones, the rest being in the store.
+
+    Raises:
+        StoreError: No such run, recorded by a live process right now, a damaged record, or
+            a budget that stops the run at once.
+        ConfigError: A bad budget value.
+    """
+    budget = dict(budget or {})
+    unknown = set(budget) - set(BUDGET_FIELDS)
+    if unknown:
+        raise ValueError(f"budget: {sorted(unknown)} are not budget fields")
+    timeline = Timeline(store, run_id)
+    info = timeline.info
+    if info.writer_alive:
+        raise StoreError(f"run {run_id} is being recorded by another process right now")
+    config = Config.from_mapping({**info.config, **budget})
+    last = info.generations
+    mismatch: RecordMismatch | None = None
+    try:
+        algorithm = timeline.algorithm_at(last)
+    except RecordMismatch as error:
+        mismatch = error
+        algorithm = timeline.algorithm_at(error.generation - 1)
+    at = algorithm.snapshot.generation
+    keyframes = store.keyframe_generations(run_id)
+    restepped = at - max((g for g in keyframes if g <= at), default=at)
+    state = capture(algorithm)
+    state["config"] = config.to_dict()
+    limit: int | None = HISTORY_LIMIT
+    if whole_history:
+        # Just captured from a checked run: its digest may go, the recorded history comes in.
+        state.pop("digest", None)
+        state["history"] = store.stats(run_id, 0, at + 1)
+        limit = None
+    try:
+        algorithm = restore(state, history_limit=limit)
+    except StateError as error:
+        raise StoreError(f"run {run_id}: {error}") from None
+    if not algorithm.has_next():
+        raise StoreError(
+            f"run {run_id} stopped at generation {at} ({algorithm.snapshot.stop_reason}) and "
+            "would stop again at once: give it a larger budget (--generations, --max-evals, "
+            "--stagnation, --time-limit)"
+        )
+    store.claim_run(run_id, Writer.this_process(), config=config.to_dict())
+    if mismatch is not None:
+        store.truncate_run(run_id, at)
+    recorder = Recorder(store, algorithm, run_id=run_id)
+    return Resumed(algorithm, recorder, restepped, mismatch)

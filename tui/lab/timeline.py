@@ -1,0 +1,183 @@
+"""Any generation of a recorded run, exactly: the nearest keyframe, re-stepped.
+
+The engine is deterministic, so generation G is the latest keyframe at or before G, restored
+and stepped ``G - k`` times. Every re-stepped generation's statistics are compared with the
+recorded ones (all but the computing time): a difference means the record or the engine
+changed, and is reported, never papered over.
+"""
+
+from __future__ import annotations
+
+import bisect
+import dataclasses
+import math
+from typing import Any, Final
+
+from engine import GenerationStats, GeneticAlgorithm, Snapshot
+from tui.lab.engine_state import StateError, restore
+from tui.lab.recorder import stats_row
+from tui.lab.store import STAT_FIELDS, RunInfo, RunStore, StoreError
+
+COMPARED: Final = tuple(index for index, name in enumerate(STAT_FIELDS) if name != "elapsed")
+"""What must match between a re-stepped generation and its record: all but the time."""
+BUDGET_FIELDS: Final = ("generations", "max_evals", "time_limit", "stagnation")
+"""Config fields that only say when a run stops: resuming may change them."""
+
+
+class RecordMismatch(StoreError):
+    """A re-stepped generation differs from the recorded one.
+
+    Attributes:
+        generation: The first generation that differs.
+        field: The first statistic that differs.
+    """
+
+    def __init__(self, run_id: int, generation: int, field: str, recorded: Any, now: Any) -> None:
+        self.generation = generation
+        self.field = field
+        super().__init__(
+            f"run {run_id}: re-stepping does not reproduce the record at generation "
+            f"{generation} ({field}: recorded {recorded!r}, re-stepped {now!r}); the record "
+            "was made by another engine version, or it was changed"
+        )
+
+
+def first_difference(recorded: tuple[Any, ...], now: tuple[Any, ...]) -> str | None:
+    """The first compared statistic that differs, or ``None``."""
+    for index in COMPARED:
+        a, b = recorded[index], now[index]
+        if a != b and not (isinstance(a, float) and math.isnan(a) and math.isnan(b)):
+            return STAT_FIELDS[index]
+    return None
+
+
+def without_time_limit(state: dict[str, Any], config: dict[str, Any]) -> dict[str, Any]:
+    """The state with ``config`` (budgets only taken from it) and no wall-clock limit.
+
+    Re-stepping recorded generations must reach them whatever the time it takes now, and with
+    the budget the run has now (resuming may have raised it).
+    """
+    saved = dict(state["config"]) if isinstance(state.get("config"), dict) else {}
+    for name in BUDGET_FIELDS:
+        if name in config:
+            saved[name] = config[name]
+    saved["time_limit"] = None
+    return {**state, "config": saved}
+
+
+class Timeline:
+    """Reach any recorded generation of one run.
+
+    Args:
+        store: The store holding the run.
+        run_id: The run.
+    """
+
+    def __init__(self, store: RunStore, run_id: int) -> None:
+        self._store = store
+        self.run_id = run_id
+        self.info: RunInfo = store.run(run_id)
+        self._algorithm: GeneticAlgorithm | None = None
+        self._keyframe: tuple[int, dict[str, Any]] | None = None
+
+    @property
+    def store(self) -> RunStore:
+        """The store holding the run."""
+        return self._store
+
+    def refresh(self) -> RunInfo:
+        """Re-read the run's record (a live run grows)."""
+        self.info = self._store.run(self.run_id)
+        return self.info
+
+    @property
+    def last_generation(self) -> int:
+        """The last recorded generation (as of the last :meth:`refresh`)."""
+        return self.info.generations
+
+    def algorithm_at(self, generation: int) -> GeneticAlgorithm:
+        """A run at ``generation``, re-stepped from the nearest keyframe and checked.
+
+        The returned algorithm has the wall-clock limit removed; do not step it past the
+        record (see :func:`tui.lab.resume.resume` to continue a run).
+
+        Raises:
+            StoreError: No such generation, no keyframe, a damaged keyframe.
+            RecordMismatch: A re-stepped generation differs from the record.
+        """
+        if not 0 <= generation <= self.info.generations:
+            raise StoreError(
+                f"run {self.run_id}: generation {generation} is not recorded; "
+                f"0 to {self.info.generations}"
+            )
+        algorithm = self._algorithm
+        if algorithm is None or not self._can_step_to(algorithm, generation):
+            algorithm = self._from_keyframe(generation)
+        start = algorithm.snapshot.generation
+        if generation > start:
+            recorded = self._store.stats(self.run_id, start + 1, generation + 1)
+            rows = list(zip(*(recorded[name].tolist() for name in STAT_FIELDS), strict=True))
+            if len(rows) != generation - start:
+                raise StoreError(
+                    f"run {self.run_id}: stats missing between {start} and {generation}"
+                )
+            for row in rows:
+                snapshot = algorithm.step()
+                self._check(row, snapshot)
+        self._algorithm = algorithm
+        return algorithm
+
+    def snapshot_at(self, generation: int) -> Snapshot:
+        """Generation ``generation`` as the live run published it.
+
+        Everything is recomputed but the computing time and the stop reason, which are the
+        record's (re-stepping takes its own time).
+        """
+        snapshot = self.algorithm_at(generation).snapshot
+        recorded = self._store.stats(self.run_id, generation, generation + 1)
+        stats = GenerationStats(**{name: recorded[name][0].item() for name in STAT_FIELDS})
+        stop = None
+        if generation == self.info.generations and self.info.status == "finished":
+            stop = self.info.stop_reason
+        return dataclasses.replace(snapshot, stats=stats, stop_reason=stop)
+
+    def _can_step_to(self, algorithm: GeneticAlgorithm, generation: int) -> bool:
+        """Whether stepping the cached run is no longer than starting from a keyframe."""
+        at = algorithm.snapshot.generation
+        if generation < at or not algorithm.has_next():
+            return False
+        return generation - at <= max(self.info.keyframe_spacing, 1)
+
+    def _from_keyframe(self, generation: int) -> GeneticAlgorithm:
+        """The run restored from the latest keyframe at or before ``generation``, checked."""
+        kept = self._store.keyframe_generations(self.run_id)
+        index = bisect.bisect_right(kept, generation) - 1
+        if index < 0:
+            raise StoreError(f"run {self.run_id}: no keyframe at or before {generation}")
+        if self._keyframe is None or self._keyframe[0] != kept[index]:
+            keyframe = self._store.keyframe_before(self.run_id, generation)
+            if keyframe is None:
+                raise StoreError(f"run {self.run_id}: no keyframe at or before {generation}")
+            self._keyframe = (keyframe.generation, keyframe.state)
+        at, state = self._keyframe
+        try:
+            algorithm = restore(without_time_limit(state, self.info.config))
+        except StateError as error:
+            where = f"{self._store.path}: run {self.run_id}, keyframe of generation {at}"
+            raise StoreError(f"{where}: {error}") from None
+        if algorithm.snapshot.generation != at:
+            raise StoreError(f"run {self.run_id}: the keyframe of generation {at} is damaged")
+        recorded = self._store.stats(self.run_id, at, at + 1)
+        if len(recorded["generation"]) == 1:
+            row = tuple(recorded[name][0].item() for name in STAT_FIELDS)
+            self._check(row, algorithm.snapshot)
+        return algorithm
+
+    def _check(self, recorded: tuple[Any, ...], snapshot: Snapshot) -> None:
+        now = stats_row(snapshot)
+        field = first_difference(recorded, now)
+        if field is not None:
+            index = STAT_FIELDS.index(field)
+            raise RecordMismatch(
+                self.run_id, snapshot.generation, field, recorded[index], now[index]
+            )
