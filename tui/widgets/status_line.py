@@ -136,9 +136,9 @@ class StatusLine(Static):
         if key == self._shown:
             return
         self._shown = key
-        self.update(
-            self.line(snapshot, rate=rate, speed=speed, state=state, seed=seed, width=width)
-        )
+        line = self.line(snapshot, rate=rate, speed=speed, state=state, seed=seed, width=width)
+        # One row, always: a new text never changes the layout, so none is asked for.
+        self.update(line, layout=False)
 
     def line(
         self,
