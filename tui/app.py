@@ -25,10 +25,12 @@ from textual.widgets import Footer, Static
 
 from engine import Config
 from tui.actions import RunKeys, ScreenKeys, ViewKeys
+from tui.actions.time_keys import TIME_ACTIONS, TimeKeys
 from tui.history_series import HistorySeries
 from tui.repaint import FRAME_RATE, Repainting
 from tui.run_control import RunControl
 from tui.screens import RaceScreen, SolutionsScreen
+from tui.time_travel import DashboardRecording, TimeTravel
 from tui.widgets import (
     Board,
     ConflictList,
@@ -50,7 +52,7 @@ TOP_SHARE: Final = 0.7
 """Of the rows below the status line, the board and chart take at most this share."""
 
 
-class QueensApp(RunControl, Repainting, RunKeys, ViewKeys, ScreenKeys):
+class QueensApp(RunControl, Repainting, RunKeys, ViewKeys, ScreenKeys, TimeKeys):
     """Watch, steer and compare genetic algorithms on the N-Queens puzzle."""
 
     CSS_PATH = "app.tcss"
@@ -103,6 +105,59 @@ class QueensApp(RunControl, Repainting, RunKeys, ViewKeys, ScreenKeys):
         Binding(
             "a", "toggle_x_axis", "X axis", id="x-axis", show=False, tooltip="gens / evaluations"
         ),
+        Binding(
+            "left_square_bracket",
+            "back_one",
+            "Back",
+            key_display="[",
+            id="back-one",
+            show=False,
+            tooltip="one generation back (pauses; the run must be recorded)",
+        ),
+        Binding(
+            "right_square_bracket",
+            "forward_one",
+            "Fwd",
+            key_display="]",
+            id="forward-one",
+            show=False,
+            tooltip="one generation forward",
+        ),
+        Binding(
+            "left_curly_bracket",
+            "back_ten",
+            "Back 10",
+            key_display="{",
+            id="back-ten",
+            show=False,
+            tooltip="ten generations back",
+        ),
+        Binding(
+            "right_curly_bracket",
+            "forward_ten",
+            "Fwd 10",
+            key_display="}",
+            id="forward-ten",
+            show=False,
+            tooltip="ten generations forward",
+        ),
+        Binding("g", "go_to", "Go to", id="go-to", show=False, tooltip="jump to a generation"),
+        Binding(
+            "end",
+            "go_live",
+            "Live",
+            id="go-live",
+            show=False,
+            priority=True,  # the population table would take `end` for itself
+            tooltip="back to the live run",
+        ),
+        Binding("l", "load_runs", "Runs", id="load-runs", show=False, tooltip="recorded runs"),
+        Binding(
+            "e", "export", "Export", id="export", show=False, tooltip="history CSV + screen SVG"
+        ),
+        Binding(
+            "c", "toggle_y_axis", "Y axis", id="y-axis", show=False, tooltip="fitness / conflicts"
+        ),
         Binding("question_mark", "help", "Help", key_display="?", id="help"),
         Binding("q", "quit", "Quit", id="quit"),
         Binding("escape", "leave_form", "Leave form", id="leave-form"),
@@ -114,11 +169,17 @@ class QueensApp(RunControl, Repainting, RunKeys, ViewKeys, ScreenKeys):
         *,
         ascii: bool = False,
         frozen_clock: bool = False,
+        record: bool = False,
+        store: str | None = None,
+        replay: int | str | None = None,
     ) -> None:
         """Args:
         config: Prefills the form (defaults: ``Config()``).
         ascii: Draw queens as ``Q``/``X`` instead of chess symbols.
         frozen_clock: Hide wall-clock figures, for reproducible screenshots and tests.
+        record: Record runs in the run store (the form's toggle starts so).
+        store: The run store's path (``None``: ``$QUEENS_STORE`` or the user data folder).
+        replay: Open on this recorded run (an id, or a run file's path) in time travel.
         """
         super().__init__()
         self.initial_config = config if config is not None else Config()
@@ -135,13 +196,16 @@ class QueensApp(RunControl, Repainting, RunKeys, ViewKeys, ScreenKeys):
         self.rates = deque()
         self.rate = 0.0
         self._mounted = False
+        self.recording = DashboardRecording(store, enabled=record, on_error=self.recording_failed)
+        self.travel = TimeTravel()
+        self.replay = replay
 
     # Layout -------------------------------------------------------------------------------
 
     def compose(self) -> ComposeResult:
         """Status line, form, board, fitness, table, footer."""
         with Horizontal(id="body"):
-            yield ParamForm(self.initial_config, id="form")
+            yield ParamForm(self.initial_config, record=self.recording.enabled, id="form")
             with Vertical(id="main"):
                 # The status line sits above the board, not across the form: Textual repaints
                 # the bounding box of what changed, and a full-width line changing ten times a
@@ -163,6 +227,7 @@ class QueensApp(RunControl, Repainting, RunKeys, ViewKeys, ScreenKeys):
         # Held once, not queried each frame: cheaper, and messages still arriving while the app
         # closes find the widgets instead of failing a query on a removed screen.
         self.runner = self.query_one(EngineRunner)
+        self.runner.after_step = self.recording.observe
         self.board = self.query_one(Board)
         self.table = self.query_one(PopulationTable)
         self.form = self.query_one(ParamForm)
@@ -182,7 +247,9 @@ class QueensApp(RunControl, Repainting, RunKeys, ViewKeys, ScreenKeys):
         self.form.border_title = "Parameters"
         self._fit_layout(self.size.width, self.size.height)
         config = self.form.config()
-        if config is not None:
+        if self.replay is not None:
+            self.call_after_refresh(self.open_replay, self.replay)
+        elif config is not None:
             self._start(config, run=False)
         else:
             self._paint_status()
@@ -230,4 +297,10 @@ class QueensApp(RunControl, Repainting, RunKeys, ViewKeys, ScreenKeys):
             return action == "quit"
         if action == "leave_form":
             return self.in_form()
-        return True
+        # `end` (a priority key) must still move the cursor in the form's inputs.
+        return not (action in TIME_ACTIONS and self.in_form())
+
+    def on_unmount(self) -> None:
+        """End the run's record (``interrupted`` unless it finished) and close the store."""
+        self.runner.stop()
+        self.recording.close()

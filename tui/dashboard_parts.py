@@ -14,8 +14,9 @@ from textual.containers import Horizontal, Vertical
 from textual.reactive import var
 from textual.widgets import Static
 
-from engine import Config, Snapshot
+from engine import Config, GeneticAlgorithm, Snapshot
 from tui.history_series import HistorySeries
+from tui.time_travel import DashboardRecording, TimeTravel
 from tui.widgets import (
     Board,
     ConflictList,
@@ -67,6 +68,12 @@ class DashboardParts(App[None]):
     body: Horizontal
     too_small: Static
 
+    # Run records (tui.time_travel, tui.actions.time_keys) ------------------------------------
+    recording: DashboardRecording
+    """Records the current run in the run store (when the form's toggle says so)."""
+    travel: TimeTravel
+    """The past generation shown, if any."""
+
     # Repaint bookkeeping (tui.repaint) ------------------------------------------------------
     frame: int
     dirty: bool
@@ -88,6 +95,10 @@ class DashboardParts(App[None]):
 
     def _start(self, config: Config, *, run: bool) -> bool:
         """Replace the run (see :class:`tui.run_control.RunControl`)."""
+        raise NotImplementedError
+
+    def begin_recording(self, algorithm: GeneticAlgorithm) -> None:
+        """Record a new run (see :class:`tui.actions.time_keys.TimeKeys`)."""
         raise NotImplementedError
 
     def run_is_over(self) -> bool:

@@ -21,10 +21,14 @@ class RunControl(DashboardParts):
     def _start(self, config: Config, *, run: bool) -> bool:
         """Replace the run; an engine error is reported, never raised."""
         try:
-            algorithm = self.runner.start(config, run=run)
+            # Paused at generation 0 until the recorder has it; then running if asked.
+            algorithm = self.runner.start(config, run=False)
         except Exception as error:
             self._engine_failed(f"{type(error).__name__}: {error}")
             return False
+        self.begin_recording(algorithm)
+        if run:
+            self.runner.resume()
         self.latest = algorithm.snapshot
         self._fit_layout(self.size.width, self.size.height)
         self.series = HistorySeries()
@@ -55,6 +59,7 @@ class RunControl(DashboardParts):
         """Pause the run if it is running (another screen or a past generation is shown)."""
         if self.runner.running:
             self.runner.pause()
+            self.recording.flush()
             self.run_state = "paused"
             self._repaint(force=True)
 
@@ -71,7 +76,7 @@ class RunControl(DashboardParts):
 
     @on(EngineRunner.Progress)
     def _progress(self, message: EngineRunner.Progress) -> None:
-        if message.run_id == self.runner.run_id:
+        if message.run_id == self.runner.run_id and not self.travel.active:
             self.latest = message.snapshot
             self.dirty = True
             if self.run_state != "running":
@@ -83,6 +88,9 @@ class RunControl(DashboardParts):
         if message.run_id != self.runner.run_id:
             return
         snapshot = message.snapshot
+        self.recording.end(finished=True)
+        if self.travel.active:
+            return
         self.latest = snapshot
         self.status.stop_reason = snapshot.stop_reason
         if snapshot.solved:

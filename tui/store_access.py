@@ -26,6 +26,17 @@ def add_store_flag(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--store", metavar="PATH", default=None, help=STORE_HELP)
 
 
+def add_dashboard_record_flags(parser: argparse.ArgumentParser) -> None:
+    """``--[no-]record`` (on by default) and ``--store PATH``, for the dashboard."""
+    parser.add_argument(
+        "--record",
+        action=argparse.BooleanOptionalAction,
+        default=True,
+        help="record runs in the run store (default: on; the form's toggle changes it)",
+    )
+    add_store_flag(parser)
+
+
 def add_run_argument(parser: argparse.ArgumentParser) -> None:
     """The ``RUN`` positional argument."""
     parser.add_argument("run", metavar="RUN", help="a run id (queens runs) or a run file's path")

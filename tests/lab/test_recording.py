@@ -28,6 +28,7 @@ def record(
 ) -> tuple[int, GeneticAlgorithm, Recorder]:
     """Record a run for ``steps`` generations (None: to its stop); the recorder stays open."""
     algorithm = new_algorithm(config)
+    options.setdefault("keyframe_share", None)  # keyframes where the test expects them
     recorder = Recorder(store, algorithm, **options)
     done = 0
     while algorithm.has_next() and (steps is None or done < steps):
@@ -125,23 +126,22 @@ def test_show_generation_equals_what_the_live_run_published(
 
 
 def preset_config(name: str, generations: int = 40) -> Config:
-    """A preset at its own N, made short enough for a test (its other stop rules kept), with
-    the first N and seed whose run lasts at least 6 generations (some solve N = 8 at once)."""
+    """A preset made short enough for a test, its other stop rules kept, at the first N and
+    seed whose run lasts at least 6 generations; a preset that solves every one of those at
+    once (local search) runs at its own N without stopping when solved."""
     preset = PRESETS[name]
     for n in (preset.native_n, 12, 16):
         if preset.allowed_n is not None and n not in preset.allowed_n:
             continue
-        for seed in range(10):
+        for seed in range(4):
             config = preset.config(n, seed=seed)
             config = config.replace(generations=min(config.generations or generations, generations))
             if len(live_run(config)) > 6:
                 return config
-    # A preset that solves every such board at once (memetic) runs on past its solution.
-    config = preset.config(seed=0, stop_when_solved=False)
-    config = config.replace(generations=min(config.generations or generations, generations))
-    if len(live_run(config)) > 6:
-        return config
-    raise AssertionError(f"{name}: no N and seed tried lasts 6 generations")
+    config = preset.config(None, seed=0)
+    return config.replace(
+        generations=min(config.generations or generations, generations), stop_when_solved=False
+    )
 
 
 @pytest.fixture(scope="module")
@@ -283,3 +283,17 @@ def test_a_run_recorded_by_a_live_process_cannot_be_resumed_or_deleted(store: Ru
         store.delete_run(run_id)
     recorder.close()
     assert store.run(run_id).status == "interrupted"
+
+
+def test_costly_keyframes_grow_the_spacing_and_the_record_says_so(store: RunStore) -> None:
+    live = live_run(SMALL)
+    # A share of 0: every keyframe costs "too much", so each grid keyframe doubles the spacing.
+    run_id, _, recorder = record(store, SMALL, spacing=2, keyframe_share=0.0)
+    recorder.close()
+    assert recorder.spacing == 64
+    assert store.run(run_id).keyframe_spacing == 64
+    # The stop keyframe (60, off the grid) thins the rest to the grid of 64.
+    assert store.keyframe_generations(run_id) == [0, 60]
+    timeline = Timeline(store, run_id)
+    for generation in (1, 33, 59, 60):
+        assert_same_generation(timeline.snapshot_at(generation), live[generation])

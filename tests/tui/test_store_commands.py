@@ -271,3 +271,46 @@ def test_a_run_killed_with_sigkill_reads_interrupted_and_resumes_exactly(
         columns = store.stats(run_id)
     assert columns["generation"].tolist() == list(range(target + 1))
     assert columns["mean_fitness"].tolist() == live
+
+
+def test_a_recorded_solve_stopped_with_sigterm_prints_its_run_and_resumes_exactly(
+    store_file: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    config = Config(n=12, population=16, seed=9, stop_when_solved=False)
+    child = subprocess.Popen(
+        [
+            *(sys.executable, "-m", "tui", "solve", "--record", "--json", "--n", "12"),
+            *("--population", "16", "--seed", "9", "--no-stop-when-solved"),
+        ],
+        env={**os.environ, "QUEENS_STORE": str(store_file)},
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        deadline = time.monotonic() + 60
+        while not store_file.exists():
+            assert time.monotonic() < deadline and child.poll() is None
+            time.sleep(0.05)
+        with RunStore.open(store_file) as store:
+            while not store.runs() or store.runs()[0].generations < 60:
+                assert time.monotonic() < deadline, "the child recorded nothing"
+                assert child.poll() is None, "the child ended early"
+                time.sleep(0.05)
+    finally:
+        child.send_signal(signal.SIGTERM)
+        out, _ = child.communicate(timeout=60)
+    assert child.returncode == 143
+    document = json.loads(out)
+    assert document["stop_reason"] == "interrupted" and document["run_id"] == 1
+    stopped_at = document["generations"]
+    with RunStore.open(store_file) as store:
+        info = store.run(1)
+        assert info.status == "interrupted" and info.generations == stopped_at
+    target = stopped_at + 10
+    code, out, _ = command(capsys, "resume", "1", "--generations", str(target), "--json")
+    resumed = json.loads(out)
+    assert code in (0, 1) and resumed["run_id"] == 1
+    expected = GeneticAlgorithm(config.replace(generations=target)).run()
+    assert resumed["genome"] == [int(g) for g in expected.best]
+    assert resumed["evaluations"] == expected.evaluations

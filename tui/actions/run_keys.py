@@ -14,6 +14,7 @@ class RunKeys(DashboardParts):
             return
         if self.runner.running:
             self.runner.pause()
+            self.recording.flush()
             self.run_state = "paused"
         else:
             self.runner.resume()

@@ -12,6 +12,7 @@ from tui.commands import (
     dashboard,
     export,
     presets,
+    replay,
     resume,
     rm,
     runs,
@@ -19,6 +20,8 @@ from tui.commands import (
     show,
     solutions,
     solve,
+    sweep,
+    sweeps,
 )
 
 COMMANDS: tuple = (  # type: ignore[type-arg]
@@ -27,11 +30,14 @@ COMMANDS: tuple = (  # type: ignore[type-arg]
     presets,
     solutions,
     compare,
+    sweep,
+    sweeps,
     serve,
     runs,
     show,
     resume,
     export,
+    replay,
     rm,
 )
 """Modules in the order ``queens --help`` lists them."""

@@ -7,24 +7,31 @@ import argparse
 from engine import Config
 from tui.config_flags import add_config_flags, config_from_args
 from tui.exit_codes import EXIT_SOLVED
+from tui.store_access import add_dashboard_record_flags
 
 
 def add_parser(commands: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     """Add ``tui`` to the ``queens`` subcommands."""
     parser = commands.add_parser("tui", help="open the dashboard with the form prefilled")
     parser.add_argument("--ascii", action="store_true", help="draw queens as Q, not ♛")
+    add_dashboard_record_flags(parser)
     add_config_flags(parser)
     parser.set_defaults(handler=run)
 
 
 def run(args: argparse.Namespace) -> int:
     """Handle ``queens tui``."""
-    return dashboard(config_from_args(args), args.ascii)
+    return dashboard(config_from_args(args), args.ascii, record=args.record, store=args.store)
 
 
-def dashboard(config: Config | None, ascii_board: bool) -> int:
-    """Open the dashboard (``config`` prefills the form; ``None``: the defaults)."""
+def dashboard(
+    config: Config | None, ascii_board: bool, *, record: bool = True, store: str | None = None
+) -> int:
+    """Open the dashboard (``config`` prefills the form; ``None``: the defaults).
+
+    Runs are recorded in the run store unless ``record`` is false (the form can switch it).
+    """
     from tui.app import QueensApp
 
-    QueensApp(config=config, ascii=ascii_board).run()
+    QueensApp(config=config, ascii=ascii_board, record=record, store=store).run()
     return EXIT_SOLVED

@@ -8,6 +8,7 @@ recorded in the same run. The result prints as ``queens solve`` prints it, with 
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import sys
 from typing import TYPE_CHECKING, Any
@@ -56,6 +57,7 @@ def add_parser(commands: argparse._SubParsersAction) -> None:  # type: ignore[ty
 @reporting_store_errors
 def run(args: argparse.Namespace) -> int:
     """Handle ``queens resume``."""
+    from tui.entry import report_interruption
     from tui.lab.resume import resume
 
     budget = {name: getattr(args, name) for name in BUDGET_FLAGS if getattr(args, name)}
@@ -74,51 +76,103 @@ def run(args: argparse.Namespace) -> int:
                 "all equal the record",
                 file=sys.stderr,
             )
-        final = record_to_stop(resumed.algorithm, resumed.recorder)
         extra = {
             "resumed": True,
             "restepped": resumed.restepped,
             "record_matched": resumed.mismatch is None,
         }
+        try:
+            final = record_to_stop(resumed.algorithm, resumed.recorder)
+        except KeyboardInterrupt as interruption:
+            _print(
+                _interrupted(resumed.algorithm), resumed.algorithm.config, run_id, args.json, extra
+            )
+            return report_interruption(interruption)
         return report(final, resumed.algorithm.config, run_id, args.json, extra)
 
 
 def record_to_stop(algorithm: GeneticAlgorithm, recorder: Recorder) -> Snapshot:
-    """Step to a stop rule, recording every generation; the record is closed however it ends
-    (``interrupted`` on Ctrl-C or an error, ``finished`` when a stop rule fired)."""
-    try:
-        if sys.stderr.isatty():
-            from tui.progress import Progress
+    """Step to a stop rule, recording every generation, and close the record.
 
-            with Progress() as progress:
+    Stopped by a stop rule, the record is ``finished`` with the last state as a keyframe. Cut
+    short (Ctrl+C, SIGTERM, an error: the step in progress may be half done) it is
+    ``interrupted``, without that keyframe: resuming re-steps from the last whole one. A time
+    limit passing inside a generation abandons it, as ``queens solve`` does.
+    """
+    from engine.termination import TIME_LIMIT
+    from tui.progress import GenerationDeadline, Progress
+
+    completed = False
+    try:
+        with GenerationDeadline(algorithm) as deadline:
+            if sys.stderr.isatty():
+                with Progress() as progress:
+                    while algorithm.has_next():
+                        snapshot = algorithm.step()
+                        recorder.record(snapshot)
+                        progress.update(snapshot)
+            else:
                 while algorithm.has_next():
-                    snapshot = algorithm.step()
-                    recorder.record(snapshot)
-                    progress.update(snapshot)
-        while algorithm.has_next():
-            recorder.record(algorithm.step())
+                    recorder.record(algorithm.step())
+        completed = True
     finally:
-        recorder.close()
+        if not completed:
+            recorder.close("interrupted", keyframe=False)
+    if deadline.passed:
+        last = algorithm.snapshot
+        print(
+            f"queens: the time limit passed during generation {last.generation + 1:,}; "
+            f"the result is generation {last.generation:,}",
+            file=sys.stderr,
+        )
+        recorder.close("finished", keyframe=False, stop_reason=TIME_LIMIT)
+        return dataclasses.replace(last, stop_reason=TIME_LIMIT)
+    recorder.close()
     return algorithm.snapshot
 
 
 def solve_recorded(config: Config, as_json: bool, store_flag: str | None, label: str | None) -> int:
-    """``queens solve --record``: run to a stop rule, recording it; print as solve does."""
+    """``queens solve --record``: run to a stop rule, recording it; print as solve does.
+
+    Interrupted (Ctrl+C, SIGTERM), it prints the result so far, with the run id, and exits
+    130 or 143, as ``queens solve`` does.
+    """
+    from tui.entry import report_interruption
     from tui.lab.engine_state import new_algorithm
     from tui.lab.recorder import Recorder
+    from tui.progress import warn_when_first_population_overruns, with_seed
 
-    algorithm = new_algorithm(config)
+    config = with_seed(config)
+    warn_when_first_population_overruns(config)
     with open_store(store_flag, create=True) as store:
+        algorithm = new_algorithm(config)
         recorder = Recorder(store, algorithm, label=label)
-        final = record_to_stop(algorithm, recorder)
+        try:
+            final = record_to_stop(algorithm, recorder)
+        except KeyboardInterrupt as interruption:
+            _print(_interrupted(algorithm), algorithm.config, recorder.run_id, as_json, {})
+            return report_interruption(interruption)
         return report(final, algorithm.config, recorder.run_id, as_json, {})
+
+
+def _interrupted(algorithm: GeneticAlgorithm) -> Snapshot:
+    from tui.progress import interrupted
+
+    return interrupted(algorithm.snapshot)
 
 
 def report(
     final: Snapshot, config: Config, run_id: int, as_json: bool, extra: dict[str, Any]
 ) -> int:
     """Print the result as ``queens solve`` does, with the run id; returns the exit code."""
-    from tui.commands.solve import BOARD_PRINT_LIMIT, board_text, result_document
+    _print(final, config, run_id, as_json, extra)
+    return EXIT_SOLVED if final.solved else EXIT_UNSOLVED
+
+
+def _print(
+    final: Snapshot, config: Config, run_id: int, as_json: bool, extra: dict[str, Any]
+) -> None:
+    from tui.commands.solve import print_result, result_document
 
     if as_json:
         document = result_document(final, config)
@@ -126,13 +180,6 @@ def report(
         document.update(extra)
         print(json.dumps(document))
     else:
-        verdict = "solved" if final.solved else f"not solved ({final.best_conflicts} conflicts)"
-        print(
-            f"N = {final.n}: {verdict} after {final.generation:,} generations, "
-            f"{final.evaluations:,} evaluations, {final.elapsed:.3f} s "
-            f"(stop: {final.stop_reason}, seed {final.seed}, recorded as run {run_id})"
-        )
-        if final.n <= BOARD_PRINT_LIMIT:
-            print(board_text(final))
-        print("genome:", " ".join(str(int(gene)) for gene in final.best))
-    return EXIT_SOLVED if final.solved else EXIT_UNSOLVED
+        print_result(final, config, False)
+        print(f"recorded as run {run_id} (queens show {run_id})")
+    sys.stdout.flush()

@@ -55,8 +55,14 @@ def capture(algorithm: GeneticAlgorithm) -> dict[str, Any]:
     return state
 
 
-def restore(state: dict[str, Any]) -> GeneticAlgorithm:
+def restore(
+    state: dict[str, Any], *, history_limit: int | None = HISTORY_LIMIT
+) -> GeneticAlgorithm:
     """The run a keyframe describes, validated by the engine.
+
+    Args:
+        state: The keyframe's state.
+        history_limit: Generations of statistics the restored run keeps in RAM (``None``: all).
 
     Raises:
         StateError: When the engine refuses the state (naming the field when it can).
@@ -65,7 +71,7 @@ def restore(state: dict[str, Any]) -> GeneticAlgorithm:
     try:
         if _engine_has("from_state", "history_limit"):
             return GeneticAlgorithm.from_state(  # type: ignore[call-arg]
-                state, history_limit=HISTORY_LIMIT
+                state, history_limit=history_limit
             )
         # This engine wants a history: one row, which it drops to republish the generation.
         from engine.snapshot import STAT_COLUMNS

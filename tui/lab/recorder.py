@@ -31,6 +31,12 @@ KEYFRAME_BUDGET: Final = 64 * 2**20
 """Bytes of keyframes a run may keep."""
 FIRST_SPACING: Final = 16
 """Generations between two keyframes at the start of a run."""
+KEYFRAME_SHARE: Final = 0.03
+"""Keyframes may cost this share of the run's computing time: when one costs more than that
+share of the generations since the last, the spacing doubles (a fast run keyframes less
+often in generations, about as often in seconds)."""
+MAX_TIMED_SPACING: Final = 1024
+"""The spacing the cost rule may reach (the budget rule alone may go further)."""
 
 
 def engine_version() -> str:
@@ -60,6 +66,8 @@ class Recorder:
         budget: Bytes of keyframes the run may keep.
         spacing: Generations between two keyframes to begin with (a new run only).
         commit_interval: Seconds between two commits at most.
+        keyframe_share: The share of computing time keyframes may cost before the spacing
+            doubles (``None``: the spacing follows the budget only, as tests want).
         clock: Monotonic seconds (tests pass a fake one).
     """
 
@@ -73,6 +81,7 @@ class Recorder:
         budget: int = KEYFRAME_BUDGET,
         spacing: int = FIRST_SPACING,
         commit_interval: float = COMMIT_INTERVAL,
+        keyframe_share: float | None = KEYFRAME_SHARE,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
         if spacing < 1:
@@ -81,6 +90,7 @@ class Recorder:
         self._algorithm = algorithm
         self._budget = budget
         self._interval = commit_interval
+        self._share = keyframe_share
         self._clock = clock
         self._lock = threading.RLock()
         self._stats: list[tuple[Any, ...]] = []
@@ -88,6 +98,7 @@ class Recorder:
         self._keyframes: list[Keyframe] = []
         self._closed = False
         snapshot = algorithm.snapshot
+        self._keyframe_elapsed = snapshot.elapsed
         if run_id is None:
             self.run_id = store.begin_run(
                 algorithm.config.to_dict(),
@@ -152,14 +163,27 @@ class Recorder:
         """A keyframe of the algorithm now, if it still is at ``snapshot``'s generation."""
         if self._algorithm.snapshot is not snapshot or snapshot.generation == self._last_keyframe:
             return
+        started = time.perf_counter()
         state = capture(self._algorithm)
         keyframe = Keyframe(snapshot.generation, state)
         self._keyframes.append(keyframe)
         self._keyframe_bytes += keyframe_size(state)
+        cost = time.perf_counter() - started
+        computed = snapshot.elapsed - self._keyframe_elapsed
+        if (
+            self._share is not None
+            and self._last_keyframe >= 0
+            and snapshot.generation % self._spacing == 0
+            and cost > self._share * computed
+            and self._spacing < MAX_TIMED_SPACING
+        ):
+            self._spacing *= 2
+        self._keyframe_elapsed = snapshot.elapsed
         self._last_keyframe = snapshot.generation
 
     def flush(self, *, keyframe: bool = True) -> None:
-        """Commit now (a pause); with ``keyframe``, keep the current generation's state too."""
+        """Commit now (a pause); with ``keyframe``, keep the current generation's state too
+        (only from the thread that steps the run, or once it has stopped stepping)."""
         with self._lock:
             if self._closed:
                 return
@@ -167,22 +191,28 @@ class Recorder:
                 self._take_keyframe(self._algorithm.snapshot)
             self._commit()
 
-    def close(self, status: str | None = None) -> None:
+    def close(
+        self, status: str | None = None, *, keyframe: bool = True, stop_reason: str | None = None
+    ) -> None:
         """Commit everything and end the run's record.
 
         Args:
             status: ``finished`` or ``interrupted``; by default ``finished`` when a stop rule
                 fired, else ``interrupted``.
+            keyframe: Keep the last state as a keyframe (only from the thread that steps the
+                run, once a step has completed: never after an interrupted step).
+            stop_reason: Why the run stopped, when it was stopped from outside the engine (a
+                time limit passing inside a generation); by default the engine's.
         """
         with self._lock:
             if self._closed:
                 return
-            self.flush()
+            self.flush(keyframe=keyframe)
             final = self._algorithm.snapshot
             if status is None:
                 status = "finished" if final.stop_reason is not None else "interrupted"
             self._closed = True
-            self._store.end_run(self.run_id, status, final.stop_reason)
+            self._store.end_run(self.run_id, status, stop_reason or final.stop_reason)
 
     def _commit(self) -> None:
         """One transaction: the buffered rows, keyframes, and thinning when over budget."""
@@ -199,6 +229,7 @@ class Recorder:
                 solutions=self._solutions,
                 keyframes=self._keyframes,
                 drop_keyframes_off=thin,
+                keyframe_spacing=self._spacing,
             ),
         )
         if thin is not None:

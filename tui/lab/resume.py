@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine import Config, GeneticAlgorithm
-from tui.lab.engine_state import StateError, capture, restore
+from tui.lab.engine_state import HISTORY_LIMIT, StateError, capture, restore
 from tui.lab.recorder import Recorder
 from tui.lab.store import RunStore, StoreError
 from tui.lab.timeline import BUDGET_FIELDS, RecordMismatch, Timeline
@@ -36,7 +36,13 @@ class Resumed:
     mismatch: RecordMismatch | None
 
 
-def resume(store: RunStore, run_id: int, budget: dict[str, Any] | None = None) -> Resumed:
+def resume(
+    store: RunStore,
+    run_id: int,
+    budget: dict[str, Any] | None = None,
+    *,
+    whole_history: bool = False,
+) -> Resumed:
     """Prepare a stopped or interrupted run to continue, recorded in the same run.
 
     Args:
@@ -44,6 +50,8 @@ def resume(store: RunStore, run_id: int, budget: dict[str, Any] | None = None) -
         run_id: The run.
         budget: New values of the budget fields (``generations``, ``max_evals``,
             ``time_limit``, ``stagnation``) given on the command line.
+        whole_history: Give the resumed run every recorded generation's statistics in RAM
+            (the dashboard charts them); else only the latest ones, the rest being in the store.
 
     Raises:
         StoreError: No such run, recorded by a live process right now, a damaged record, or
@@ -71,8 +79,14 @@ def resume(store: RunStore, run_id: int, budget: dict[str, Any] | None = None) -
     restepped = at - max((g for g in keyframes if g <= at), default=at)
     state = capture(algorithm)
     state["config"] = config.to_dict()
+    limit: int | None = HISTORY_LIMIT
+    if whole_history:
+        # Just captured from a checked run: its digest may go, the recorded history comes in.
+        state.pop("digest", None)
+        state["history"] = store.stats(run_id, 0, at + 1)
+        limit = None
     try:
-        algorithm = restore(state)
+        algorithm = restore(state, history_limit=limit)
     except StateError as error:
         raise StoreError(f"run {run_id}: {error}") from None
     if not algorithm.has_next():

@@ -224,12 +224,14 @@ class Batch:
         keyframes: New keyframes.
         drop_keyframes_off: When set, ``(spacing, keep)``: delete the keyframes whose generation
             is not a multiple of ``spacing``, but for generation ``keep`` (thinning).
+        keyframe_spacing: The run's keyframe spacing now, when it changed.
     """
 
     stats: Sequence[Sequence[float]] = ()
     solutions: Sequence[tuple[int, Sequence[int]]] = ()
     keyframes: Sequence[Keyframe] = ()
     drop_keyframes_off: tuple[int, int] | None = None
+    keyframe_spacing: int | None = None
 
 
 NPY_HEADER: Final = 128
@@ -529,6 +531,9 @@ class RunStore:
             if batch.solutions:
                 summary += ", solutions = solutions + ?"
                 values.append(len(batch.solutions))
+            if batch.keyframe_spacing is not None:
+                summary += ", keyframe_spacing = ?"
+                values.append(int(batch.keyframe_spacing))
             connection.execute(
                 f"UPDATE runs SET heartbeat = ?{summary} WHERE id = ?", (*values, run_id)
             )
@@ -777,19 +782,6 @@ class RunStore:
             (pages,) = connection.execute("PRAGMA page_count").fetchone()
             (size,) = connection.execute("PRAGMA page_size").fetchone()
         return int(pages) * int(size)
-
-    def run_bytes(self, run_id: int) -> int:
-        """An estimate of one run's size in the store: its stats, solutions and keyframes."""
-        with self._reading() as connection:
-            (stats,) = connection.execute(
-                "SELECT COUNT(*) FROM stats WHERE run_id = ?", (run_id,)
-            ).fetchone()
-            (boards,) = connection.execute(
-                "SELECT COALESCE(SUM(LENGTH(board)), 0) FROM solutions WHERE run_id = ?",
-                (run_id,),
-            ).fetchone()
-        # A stats row: 11 columns, mostly 8-byte reals, plus the b-tree's own cost.
-        return int(stats) * 100 + int(boards) + self.keyframe_bytes(run_id)
 
     # -- sweeps (issue 10) ----------------------------------------------------------------
 

@@ -80,6 +80,11 @@ class Timeline:
         self._algorithm: GeneticAlgorithm | None = None
         self._keyframe: tuple[int, dict[str, Any]] | None = None
 
+    @property
+    def store(self) -> RunStore:
+        """The store holding the run."""
+        return self._store
+
     def refresh(self) -> RunInfo:
         """Re-read the run's record (a live run grows)."""
         self.info = self._store.run(self.run_id)

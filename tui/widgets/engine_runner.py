@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import itertools
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Final
 
@@ -93,6 +93,8 @@ class EngineRunner(Widget):
         """Index into :data:`SPEED_LIMITS`."""
         self._gate = RunGate()
         self._worker: Worker[None] | None = None
+        self.after_step: Callable[[GeneticAlgorithm, Snapshot], None] | None = None
+        """Called in the engine thread right after each step (the run recorder's hook)."""
 
     @property
     def algorithm(self) -> GeneticAlgorithm | None:
@@ -113,12 +115,20 @@ class EngineRunner(Widget):
         """Replace the current runs with one new run (see :meth:`start_all`)."""
         return self.start_all([config], run=run)[0]
 
-    def start_all(self, configs: Sequence[Config], *, run: bool) -> tuple[GeneticAlgorithm, ...]:
+    def start_all(
+        self,
+        configs: Sequence[Config],
+        *,
+        run: bool,
+        algorithms: Sequence[GeneticAlgorithm] | None = None,
+    ) -> tuple[GeneticAlgorithm, ...]:
         """Replace the current runs with new ones, stepped in turn.
 
         Args:
             configs: One config per run.
             run: Start stepping at once (else wait at generation 0).
+            algorithms: Runs already set up (a resumed run) instead of new ones from
+                ``configs``.
 
         Returns:
             The new runs, in the order of ``configs``.
@@ -127,19 +137,23 @@ class EngineRunner(Widget):
             Exception: Whatever the engine raises while setting a run up.
         """
         self.stop()
-        algorithms = tuple(GeneticAlgorithm(config) for config in configs)
+        runs = (
+            tuple(GeneticAlgorithm(config) for config in configs)
+            if algorithms is None
+            else tuple(algorithms)
+        )
         run_id = next(_RUN_IDS)
         self.run_id = run_id
-        self.algorithms = algorithms
+        self.algorithms = runs
         self._gate.reset(run=run)
         self._worker = self.run_worker(
-            lambda: self._drive(algorithms, run_id),
+            lambda: self._drive(runs, run_id),
             name=f"engine-run-{run_id}",
             group="engine",
             thread=True,
             exit_on_error=False,
         )
-        return algorithms
+        return runs
 
     def on_unmount(self) -> None:
         """The screen is closing: let the thread end, or the interpreter would wait for it."""
@@ -213,7 +227,9 @@ class EngineRunner(Widget):
                 started = time.monotonic()
                 for algorithm in algorithms:
                     if algorithm.has_next():
-                        algorithm.step()
+                        snapshot = algorithm.step()
+                        if self.after_step is not None:
+                            self.after_step(algorithm, snapshot)
                 now = time.monotonic()
                 limit = SPEED_LIMITS[self.speed_index]
                 # Steady ticks while running; after a pause the clock starts again from now.

@@ -100,10 +100,12 @@ class ParamForm(VerticalScroll):
 
         form: ParamForm
 
-    def __init__(self, config: Config, *, id: str | None = None) -> None:
+    def __init__(self, config: Config, *, record: bool = False, id: str | None = None) -> None:
         super().__init__(id=id)
         self.initial = config
         """The values the form starts with."""
+        self.initial_record = record
+        """Whether the record toggle starts on."""
         self.errors: list[ConfigError] = []
         """Every problem with the current values (empty: a run can start)."""
 
@@ -133,12 +135,26 @@ class ParamForm(VerticalScroll):
                         compact=True,
                         id=f"field-{name}",
                     )
+        with Horizontal(classes="field", id="row-record"):
+            yield Label("record")
+            yield Select(
+                [("true", "true"), ("false", "false")],
+                value=str(self.initial_record).lower(),
+                allow_blank=False,
+                compact=True,
+                id="field-record",
+            )
         yield Static("", id="form-errors")
         yield Static("", id="form-help")
 
     def on_mount(self) -> None:
         """Show whether the initial values are valid."""
         self.revalidate()
+
+    @property
+    def record(self) -> bool:
+        """Whether new runs are recorded in the run store (the ``record`` toggle)."""
+        return self.query_one("#field-record", Select).value == "true"
 
     def field_widget(self, name: str) -> Widget:
         """The input or select of a field (name with ``_`` or ``-``)."""
@@ -248,6 +264,10 @@ class ParamForm(VerticalScroll):
             self.query_one("#form-help", Static).update(
                 "preset: fill every field from a published GA (the seed is kept); "
                 "edit any field afterwards"
+            )
+        if name == "record":
+            self.query_one("#form-help", Static).update(
+                "record: keep new runs in the run store (queens runs lists them; [ ] rewind)"
             )
         if name in FIELDS:
             help_text = FIELDS[name].metadata["help"]

@@ -49,6 +49,10 @@ class StatusLine(Static):
         """Hide the wall-clock figures (elapsed, gen/s), for reproducible screenshots."""
         self.stop_reason: str | None = None
         """Why the run ended, once it has."""
+        self.note: str | None = None
+        """Shown instead of the state (``REPLAY gen 37 / 412`` while travelling in time)."""
+        self.run_label: str | None = None
+        """The run's record (``run 12``), when it is recorded."""
         self._shown: tuple[object, ...] = ()
 
     def watch_state(self, old: str, new: str) -> None:
@@ -79,6 +83,8 @@ class StatusLine(Static):
             speed,
             state,
             self.stop_reason,
+            self.note,
+            self.run_label,
         )
         if key == self._shown:
             return
@@ -88,6 +94,8 @@ class StatusLine(Static):
         label = state.upper()
         if state in ("stopped", "solved") and self.stop_reason not in (None, state):
             label = f"{label}: {self.stop_reason}"
+        if self.note is not None:
+            label = self.note
         text.append(f" {label} ".replace(" ", NBSP), style="reverse bold")
         if snapshot is None:
             text.append("  no run yet: fill in the form and press r")
@@ -111,4 +119,6 @@ class StatusLine(Static):
         field("", "--" if clock else f"{rate:,.0f}", f"gen/s ≤{speed_text(speed)}")
         field("evals", f"{snapshot.evaluations:,}")
         field("", "--" if clock else f"{snapshot.elapsed:.2f}", "s")
+        if self.run_label is not None:
+            field("", self.run_label)
         self.update(text, layout=False)

@@ -1,0 +1,58 @@
+"""``make screenshots``: the dashboard travelling back in a recorded run (``screenshots/``).
+
+A seeded run is recorded into a temporary store, stepped forty generations, then taken back
+twenty with ``{`` ``{``: the status line says ``REPLAY gen 20 / 40`` and the chart marks it.
+Wall-clock figures are hidden, so re-running the script changes nothing.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import tempfile
+import time
+from pathlib import Path
+from typing import Final
+
+from engine import Config
+from tui.app import QueensApp
+
+OUT: Final = Path(__file__).resolve().parents[2] / "screenshots"
+NAME: Final = "dashboard-100x32-replay"
+CONFIG: Final = Config(
+    n=14, population=60, seed=4, mutation="swap", mutation_rate=0.3, crossover_rate=0.9
+)
+
+
+async def capture(store: Path) -> Path:
+    """Record, step, rewind, save the screenshot."""
+    app = QueensApp(CONFIG, frozen_clock=True, record=True, store=str(store))
+    async with app.run_test(size=(100, 32)) as pilot:
+
+        async def until(condition: object) -> None:
+            deadline = time.monotonic() + 60
+            while not condition():  # type: ignore[operator]
+                if time.monotonic() > deadline:
+                    raise TimeoutError("the app did not reach the state to capture")
+                await pilot.pause(0.02)
+
+        for target in range(1, 41):
+            await pilot.press("n")
+            await until(lambda t=target: app.latest is not None and app.latest.generation == t)
+        await pilot.press("left_curly_bracket", "left_curly_bracket")
+        await until(lambda: app.travel.active and app.latest.generation == 20)
+        await pilot.pause(0.3)
+        app._repaint(force=True)
+        await pilot.pause(0.3)
+        return Path(app.save_screenshot(f"{NAME}.svg", path=str(OUT)))
+
+
+def main() -> None:
+    """Write the screenshot."""
+    OUT.mkdir(exist_ok=True)
+    with tempfile.TemporaryDirectory(prefix="queens-replay-") as folder:
+        path = asyncio.run(capture(Path(folder) / "runs.sqlite3"))
+    print(f"wrote {path.relative_to(OUT.parent)}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,94 @@
+"""The `l` screen: the recorded runs, to replay (enter) or continue (c)."""
+
+from __future__ import annotations
+
+import time
+from typing import ClassVar
+
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Vertical
+from textual.screen import ModalScreen
+from textual.widgets import DataTable, Static
+
+from tui.lab.store import RunInfo
+
+
+class RunsScreen(ModalScreen[tuple[str, int] | None]):
+    """A table of the store's runs; dismissed with ``("replay" | "resume", run id)``."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("enter", "choose('replay')", "Replay", id="replay-run", priority=True),
+        Binding("c", "choose('resume')", "Continue", id="resume-run"),
+        Binding("escape,q,l", "dismiss", "Close", id="close-runs"),
+    ]
+
+    DEFAULT_CSS = """
+    RunsScreen {
+        align: center middle;
+    }
+    RunsScreen > Vertical {
+        width: 90;
+        max-width: 95%;
+        height: auto;
+        max-height: 90%;
+        border: round $accent;
+        border-title-align: center;
+        background: $surface;
+        padding: 0 1;
+    }
+    RunsScreen DataTable {
+        height: auto;
+        max-height: 20;
+    }
+    """
+
+    def __init__(self, runs: list[RunInfo], where: str) -> None:
+        """Args:
+        runs: The runs to list (newest first on screen).
+        where: The store's path, for the title.
+        """
+        super().__init__()
+        self.runs = runs
+        self.where = where
+
+    def compose(self) -> ComposeResult:
+        """The table and a line of help."""
+        with Vertical() as box:
+            box.border_title = "Recorded runs"
+            table: DataTable[str] = DataTable(cursor_type="row", zebra_stripes=True)
+            yield table
+            if self.runs:
+                yield Static("enter replays (time travel), c continues the run, esc closes")
+            else:
+                yield Static(f"no recorded runs yet in {self.where}")
+
+    def on_mount(self) -> None:
+        """Fill the table, newest run first."""
+        table = self.query_one(DataTable)
+        table.add_columns("id", "started", "N", "summary", "generations", "solved", "status")
+        for info in reversed(self.runs):
+            label = info.label or (
+                f"{info.config.get('crossover')}+{info.config.get('mutation')} "
+                f"P={info.config.get('population')}"
+            )
+            table.add_row(
+                str(info.id),
+                time.strftime("%m-%d %H:%M", time.localtime(info.started)),
+                str(info.n),
+                label[:24],
+                f"{info.generations:,}",
+                "yes" if info.solved else "no",
+                info.status,
+                key=str(info.id),
+            )
+        table.focus()
+
+    def action_choose(self, what: str) -> None:
+        """Close with the run under the cursor."""
+        table = self.query_one(DataTable)
+        if not self.runs or table.cursor_row < 0:
+            return
+        key = table.coordinate_to_cell_key(table.cursor_coordinate).row_key.value
+        if key is not None:
+            self.dismiss((what, int(key)))
