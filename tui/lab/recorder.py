@@ -35,7 +35,7 @@ KEYFRAME_SHARE: Final = 0.03
 """Keyframes may cost this share of the run's computing time: when one costs more than that
 share of the generations since the last, the spacing doubles (a fast run keyframes less
 often in generations, about as often in seconds)."""
-MAX_TIMED_SPACING: Final = 1024
+MAX_TIMED_SPACING: Final = 64
 """The spacing the cost rule may reach (the budget rule alone may go further)."""
 
 
