@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from engine.algorithm import FinishedError, GeneticAlgorithm, stop_rules
 from engine.checkpoint import CheckpointError
-from engine.config import FIELDS, Config, ConfigError
+from engine.config import FIELDS, Config, ConfigError, fitting_operators
 from engine.encodings import ENCODINGS, queens_of
 from engine.snapshot import GenerationStats, History, Snapshot
 from engine.stream import snapshots
@@ -31,6 +31,7 @@ __all__ = [
     "GeneticAlgorithm",
     "History",
     "Snapshot",
+    "fitting_operators",
     "queens_of",
     "snapshots",
     "stop_rules",

@@ -16,7 +16,7 @@ from typing import Any
 
 import numpy as np
 
-from engine.checkpoint import CheckpointError, read_checkpoint, state_digest
+from engine.checkpoint import Checkpoint, CheckpointError, read_checkpoint, state_digest
 from engine.config import Config
 from engine.conflicts import BoardLines
 from engine.crossover import CROSSOVERS
@@ -333,10 +333,30 @@ class GeneticAlgorithm:
             "mutating": self._mutating,
             "solutions": solutions if arrays else solutions.tolist(),
         }
-        if history:
-            columns = self.history.arrays()
-            state["history"] = columns if arrays else self.history.to_dict()
-        state["digest"] = state_digest(read_checkpoint(state, check_digest=False))
+        columns = self.history.arrays() if history else None
+        if columns is not None:
+            state["history"] = columns if arrays else {k: v.tolist() for k, v in columns.items()}
+        # The digest of what was just written, from the run's own (trusted) values.
+        state["digest"] = state_digest(
+            Checkpoint(
+                config=self.config,
+                generation=self._generation,
+                evaluations=self._evaluations,
+                elapsed=self._elapsed,
+                stagnant=self._stagnant,
+                best_ever=self._best_ever,
+                rng=state["rng"],
+                population=population,
+                fitness=self._snapshot.fitness,
+                conflicts=self._snapshot.conflicts,
+                seen=seen,
+                threshold=self._threshold,
+                mutating=self._mutating,
+                solutions=solutions,
+                history=columns,
+                digest=None,
+            )
+        )
         return state
 
     @classmethod

@@ -19,6 +19,7 @@ resumed when it passes every other check.
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import json
 import math
@@ -79,7 +80,8 @@ class CheckpointError(ValueError):
 class Checkpoint:
     """A validated checkpoint: typed values and new arrays, consistent with each other.
 
-    ``fitness`` and ``conflicts`` are the population's, computed while checking it.
+    ``fitness`` and ``conflicts`` are the population's, computed while checking it;
+    ``digest`` is the one the checkpoint carried, if any.
     """
 
     config: Config
@@ -177,7 +179,7 @@ def read_checkpoint(state: object, *, check_digest: bool = True) -> Checkpoint:
             raise CheckpointError(
                 "digest", "it does not match the content: the checkpoint was changed or damaged"
             )
-    return checkpoint
+    return dataclasses.replace(checkpoint, digest=digest)
 
 
 def state_digest(checkpoint: Checkpoint) -> str:

@@ -91,22 +91,21 @@ def order_crossover(
     point, as in Eiben & Smith's description.
     """
     count, n = first.shape
-    low, high, _ = _segments(count, n, rng)
-    length = high - low
+    _, high, inside = _segments(count, n, rng)
+    rows = _rows(first)
+    # The donor read from just after the segment, wrapping around.
+    start = (np.arange(n)[None, :] + high[:, None]) % n
 
     def child(keeper: Genomes, donor: Genomes) -> Genomes:
-        # In a frame rotated to start right after the segment, the segment is at the end and
-        # the donor's missing genes fill the front in order.
-        rotated_keeper = _rotate(keeper, high)
-        rotated_donor = _rotate(donor, high)
         taken = np.zeros(keeper.shape, dtype=bool)
-        in_segment = np.arange(n)[None, :] >= (n - length)[:, None]
-        rows = np.broadcast_to(_rows(keeper), keeper.shape)
-        taken[rows[in_segment], rotated_keeper[in_segment]] = True
-        prefix = np.where(in_segment, rotated_keeper, 0)
-        filled = _append_missing(prefix, np.zeros(count, dtype=np.int64), rotated_donor, taken)
-        merged = np.where(in_segment, rotated_keeper, filled)
-        return _rotate(merged, (n - high) % n)
+        np.put_along_axis(taken, keeper, inside, axis=1)
+        read = np.take_along_axis(donor, start, axis=1)
+        keep = ~np.take_along_axis(taken, read, axis=1)
+        # The k-th gene kept goes to the k-th place after the segment, wrapping around.
+        place = (np.cumsum(keep, axis=1) - 1 + high[:, None]) % n
+        result = np.where(inside, keeper, 0)
+        result[np.broadcast_to(rows, keep.shape)[keep], place[keep]] = read[keep]
+        return result
 
     return child(first, second), child(second, first)
 

@@ -41,6 +41,13 @@ MOST_TRIES: Final = 32
 TRIES_PER_ROUND: Final = 4_000_000
 """A round draws at most this many rows in all (or one per open column): it bounds memory."""
 
+BYTES_PER_COLUMN: Final = 64
+"""Memory the greedy start needs per column of the board (one individual at a time): the
+diagonal flags and the scratch arrays that say which column claimed each row and diagonal."""
+
+ROUND_BYTES: Final = 10 * 8 * TRIES_PER_ROUND
+"""Memory of one round's temporaries at most: about 10 arrays of TRIES_PER_ROUND tries."""
+
 _NOBODY: Final = np.iinfo(np.int64).max
 
 

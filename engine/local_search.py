@@ -7,7 +7,8 @@ most; stop when the child is solved, when its budget of ``moves`` swaps is spent
 
 Sequential moves are the hard part in numpy, so the search runs in rounds. In a round every
 attacked queen of every child draws its candidate partners at once, and each swap's change in
-conflicts is computed exactly, in O(1), from the per-diagonal counts (no recount). The
+conflicts is computed exactly, in O(1), from the per-diagonal counts (no recount; see
+:func:`engine.conflicts.swap_change`). The
 improving swaps are then ranked, most improving first, and a swap is made only when no
 higher-ranked swap touches one of its columns or one of the 8 diagonals it leaves or joins:
 swaps that share nothing do not change each other's counts, so making them together is
@@ -28,7 +29,7 @@ from typing import Final
 import numpy as np
 import numpy.typing as npt
 
-from engine.conflicts import BoardLines, board_lines, with_known_conflicts
+from engine.conflicts import BoardLines, board_lines, swap_change, with_known_conflicts
 from engine.encodings import PERMUTATION, Genomes, random_integers
 from engine.greedy_start import first_claims, unclaimed
 
@@ -37,6 +38,16 @@ BoolArray = npt.NDArray[np.bool_]
 
 STALL_ROUNDS: Final = 16
 """A child stops after this many rounds in a row in which none of its swaps would improve it."""
+
+ROUND_ELEMENTS: Final = 2**20
+"""At most this many candidate swaps are scored in one round (attacked queens x candidates)."""
+
+BYTES_PER_CHILD_GENE: Final = 64
+"""Memory the local search adds per gene of the children: the improved copy, and the scratch
+arrays that say which swap claimed each column and diagonal (int64)."""
+
+ROUND_BYTES: Final = 12 * 8 * ROUND_ELEMENTS
+"""Memory of one round's temporaries at most: about 12 int64 arrays of ROUND_ELEMENTS."""
 
 
 @dataclass(frozen=True)
@@ -103,16 +114,22 @@ def local_search(
         if not active.any():
             break
         queue = search.attacked(queue, active)
-        gain, partner = search.best_swaps(queue, rng)
+        # A round looks at most ROUND_ELEMENTS candidate swaps, spread evenly over the queue
+        # (so over the children): memory stays bounded when most queens are attacked.
+        stride = -(-queue.size * settings.candidates // ROUND_ELEMENTS)
+        batch = queue[::stride] if stride > 1 else queue
+        gain, partner = search.best_swaps(batch, rng)
         improving = gain < 0
         found = np.zeros(count, dtype=bool)
-        found[queue[improving] // n] = True
-        stalled = np.where(found, 0, stalled + active)
+        found[batch[improving] // n] = True
+        looked = np.zeros(count, dtype=bool)
+        looked[batch // n] = True
+        stalled = np.where(found, 0, stalled + (active & looked))
         movers = np.flatnonzero(improving)
         # Most improving first; ties in board order.
         movers = movers[np.lexsort((movers, gain[movers]))]
-        chosen = search.disjoint(queue[movers], partner[movers], settings.moves - made)
-        queens, partners = queue[movers[chosen]], partner[movers[chosen]]
+        chosen = search.disjoint(batch[movers], partner[movers], settings.moves - made)
+        queens, partners = batch[movers[chosen]], partner[movers[chosen]]
         search.swap(queens, partners)
         np.add.at(conflicts, queens // n, gain[movers[chosen]])
         np.add.at(made, queens // n, 1)
@@ -140,6 +157,7 @@ class _Search:
         self.count, self.n = genomes.shape
         self.flat = genomes.ravel()
         self.diagonals = 2 * self.n - 1
+        self.lines = lines
         self.down, self.up = lines.occupancy
         # Copies only when a caller's cells are not contiguous: the result is built from these.
         self.down_cells, self.up_cells = (cells.ravel() for cells in lines.cells)
@@ -184,27 +202,12 @@ class _Search:
         partner += partner >= column[:, None]
         row = self.flat[queue][:, None]
         partner_row = self.flat[(individual * n)[:, None] + partner]
-        change = self._swap_change(individual[:, None], column[:, None], row, partner, partner_row)
+        change = swap_change(
+            self.lines, individual[:, None], column[:, None], row, partner, partner_row
+        )
         best = np.argmin(change, axis=1)
         picked = np.arange(queue.size)
         return change[picked, best], partner[picked, best]
-
-    def _swap_change(
-        self, individual: IntArray, i: IntArray, a: IntArray, j: IntArray, b: IntArray
-    ) -> IntArray:
-        """Exact change in attacking pairs when the queens at ``(a, i)`` and ``(b, j)`` swap
-        rows, from the counts alone: lift both queens, then put them down one by one."""
-        old_first, old_second = self._cells(individual, a, i), self._cells(individual, b, j)
-        new_first, new_second = self._cells(individual, b, i), self._cells(individual, a, j)
-        change = np.zeros(np.broadcast_shapes(i.shape, j.shape), dtype=np.int64)
-        for kind, counts in enumerate((self.down, self.up)):
-            x1, x2 = old_first[kind], old_second[kind]
-            y1, y2 = new_first[kind], new_second[kind]
-            change -= counts[x1] - 1
-            change -= counts[x2] - 1 - (x2 == x1)
-            change += counts[y1] - (y1 == x1) - (y1 == x2)
-            change += counts[y2] - (y2 == x1) - (y2 == x2) + (y2 == y1)
-        return change
 
     def disjoint(self, queens: IntArray, partners: IntArray, budget: IntArray) -> IntArray:
         """Which swaps, in rank order, touch no column or diagonal of a higher-ranked swap and

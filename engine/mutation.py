@@ -13,7 +13,13 @@ from typing import Protocol
 import numpy as np
 import numpy.typing as npt
 
-from engine.conflicts import BoardLines, board_lines, line_indices, with_known_conflicts
+from engine.conflicts import (
+    BoardLines,
+    board_lines,
+    line_indices,
+    swap_change,
+    with_known_conflicts,
+)
 from engine.encodings import Encoding, Genomes, random_integers
 
 BoolArray = npt.NDArray[np.bool_]
@@ -202,16 +208,16 @@ def conflict_mutation_counted(
     queen = _random_attacked_queen(lines.attacked(), rng)
     rows_of = np.arange(count)
     tries = settings.candidates
-    moved: tuple[tuple[Genomes, Genomes, Genomes, Genomes], ...]
     if encoding.is_permutation:
         partner = random_integers(rng, 0, n - 1, (count, tries))
         partner += partner >= queen[:, None]
-        row_queen = np.broadcast_to(genomes[rows_of, queen][:, None], partner.shape)
+        row_queen = genomes[rows_of, queen][:, None]
         row_partner = np.take_along_axis(genomes, partner, axis=1)
-        column_queen = np.broadcast_to(queen[:, None], partner.shape)
-        moved = (
-            (row_queen, column_queen, row_partner, column_queen),
-            (row_partner, partner, row_queen, partner),
+        # The swap's exact change in a few whole-array operations: the generic
+        # _conflict_change gives the same numbers with several times the calls, which is
+        # most of a generation's cost at small N (issue 11).
+        change = swap_change(
+            lines, rows_of[:, None], queen[:, None], row_queen, partner, row_partner
         )
     else:
         rows, columns = encoding.decode(genomes, n)
@@ -226,7 +232,7 @@ def conflict_mutation_counted(
         old_rows = np.broadcast_to(rows[rows_of, queen][:, None], new_gene.shape)
         old_columns = np.broadcast_to(columns[rows_of, queen][:, None], new_gene.shape)
         moved = ((old_rows, old_columns, new_rows, new_columns),)
-    change = _conflict_change(lines, moved, n, encoding)
+        change = _conflict_change(lines, moved, n, encoding)
     best = np.argmin(change, axis=1)
     result = genomes.copy()
     targets = np.nonzero(chosen)[0]

@@ -62,8 +62,10 @@ class History:
 
     Rows live in chunks of a structured numpy array (int64 for counts, float64 for the rest,
     72 bytes a row; the generation is implied by the position). Chunks double in size up to
-    4,096 rows and are never moved once written, so a reader in another thread can read the
-    rows published so far while the run appends.
+    4,096 rows (or ``limit``) and are never moved once written, so a reader in another thread
+    can read the rows published so far while the run appends. With a limit, at most about
+    ``3 * limit`` rows' worth of chunks are held, and old chunks are let go as the run goes
+    on: read a limited history from the thread that steps the run (or between steps).
 
     Indices are positions among the rows *held*, like a list's: ``0`` is the row of
     :attr:`first_generation`, ``-1`` the latest. A whole history (no ``limit``, started at
@@ -145,7 +147,12 @@ class History:
             last, first_index = self._chunks[-1], self._chunk_starts[-1]
             used = self._count - first_index
         if not self._chunks or used == last.shape[0]:
-            size = _FIRST_CHUNK if not self._chunks else min(2 * last.shape[0], _LARGEST_CHUNK)
+            largest = _LARGEST_CHUNK if self.limit is None else max(_FIRST_CHUNK, self.limit)
+            size = (
+                _FIRST_CHUNK
+                if not self._chunks
+                else min(2 * last.shape[0], largest, _LARGEST_CHUNK)
+            )
             self._add_chunk(size, np.empty(0, dtype=_STORED), self._count)
             last, used = self._chunks[-1], 0
         last[used] = tuple(getattr(stats, name) for name in STAT_COLUMNS[1:])
@@ -213,7 +220,10 @@ class History:
         """
         count = self._count
         held = count if self.limit is None else min(count, self.limit)
-        position = range(count - held, count)[index]  # raises IndexError like a list
+        try:
+            position = range(count - held, count)[index]
+        except IndexError:
+            raise IndexError(f"history: no row at index {index} ({held} held)") from None
         chunks, starts = self._chunks, self._chunk_starts
         chunk_index = int(np.searchsorted(starts, position, side="right")) - 1
         stored = chunks[chunk_index][position - starts[chunk_index]]

@@ -55,6 +55,8 @@ def rows_by_column(genomes: Genomes, n: int, encoding: Encoding) -> Genomes:
         n: The board size.
         encoding: How the genes are read.
     """
+    if encoding.name != "squares":
+        return genomes  # gene c is already the row of the queen in column c
     rows, columns = encoding.decode(genomes, n)
     order = np.argsort(columns, axis=1, kind="stable")
     return np.take_along_axis(rows, order, axis=1)

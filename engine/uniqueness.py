@@ -10,6 +10,7 @@ everything seen so far).
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Final
 
 import numpy as np
@@ -24,10 +25,19 @@ _HASH_SEED: Final = 0x5EED_0F_0_0EE45
 """Fixed, so that hashes (and the runs that depend on them) are the same everywhere."""
 
 
+@lru_cache(maxsize=8)
+def _weights(n: int) -> HashArray:
+    """The hash's odd 64-bit weights for genomes of ``n`` genes (cached: a run asks every
+    generation, and drawing them costs more than hashing a small population)."""
+    draws = np.random.default_rng(_HASH_SEED).integers(1, 2**63, size=n)
+    weights = np.asarray(draws, dtype=np.uint64) * np.uint64(2) + np.uint64(1)
+    weights.flags.writeable = False
+    return weights
+
+
 def row_hashes(genomes: Genomes) -> HashArray:
     """A 64-bit hash per genome: ``sum(gene * w_position) mod 2**64``, one integer matmul."""
-    draws = np.random.default_rng(_HASH_SEED).integers(1, 2**63, size=genomes.shape[1])
-    weights = np.asarray(draws, dtype=np.uint64) * np.uint64(2) + np.uint64(1)
+    weights = _weights(genomes.shape[1])
     # Genes are non-negative int64, so viewing them as uint64 is exact and costs no copy.
     unsigned = np.ascontiguousarray(genomes, dtype=np.int64).view(np.uint64)
     return np.asarray(unsigned @ weights, dtype=np.uint64)

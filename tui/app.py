@@ -155,6 +155,9 @@ class QueensApp(RunControl, Repainting, RunKeys, ViewKeys, ScreenKeys, TimeKeys)
         Binding(
             "e", "export", "Export", id="export", show=False, tooltip="history CSV + screen SVG"
         ),
+        Binding(
+            "c", "toggle_y_axis", "Y axis", id="y-axis", show=False, tooltip="fitness / conflicts"
+        ),
         Binding("question_mark", "help", "Help", key_display="?", id="help"),
         Binding("q", "quit", "Quit", id="quit"),
         Binding("escape", "leave_form", "Leave form", id="leave-form"),

@@ -56,6 +56,11 @@ def report_interruption(interruption: KeyboardInterrupt) -> int:
     return interrupted_exit_code(interruption)
 
 
+def _interruption_received() -> KeyboardInterrupt:
+    """The interruption the first signal received stands for."""
+    return Terminated() if _received[0] == _SIGTERM else KeyboardInterrupt()
+
+
 def main() -> int:
     """Run the ``queens`` command; returns its exit code."""
     try:
@@ -65,13 +70,14 @@ def main() -> int:
         signal.signal(signal.SIGTERM, raise_interruption)
         from tui.cli import main as command_line
 
+        if _received:  # an import swallowed the interruption (``except ImportError``)
+            raise _interruption_received()
         return command_line()
     except BaseException as error:
         if isinstance(error, KeyboardInterrupt):
             return report_interruption(error)
         if _received:  # an interruption that an import turned into another error
-            first = Terminated() if _received[0] == _SIGTERM else KeyboardInterrupt()
-            return report_interruption(first)
+            return report_interruption(_interruption_received())
         raise
 
 

@@ -10,7 +10,15 @@ from typing import Final
 
 from engine import History, Snapshot
 
-SERIES: Final = ("generation", "evaluations", "best_fitness", "mean_fitness", "worst_fitness")
+SERIES: Final = (
+    "generation",
+    "evaluations",
+    "best_fitness",
+    "mean_fitness",
+    "worst_fitness",
+    "best_conflicts",
+    "mean_conflicts",
+)
 """History columns the charts read."""
 SERIES_DIVERSITY: Final = "entropy"
 """The diversity column the chart shows beside fitness."""

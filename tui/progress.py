@@ -17,7 +17,6 @@ import dataclasses
 import secrets
 import signal
 import sys
-import threading
 import time
 from types import FrameType, TracebackType
 from typing import Final
@@ -31,13 +30,9 @@ PROGRESS_INTERVAL: Final = 0.1
 INTERRUPTED: Final = "interrupted"
 """The ``stop_reason`` of a run stopped by Ctrl+C or SIGTERM."""
 
-SAMPLE_GENES: Final = 100_000
-"""Genes of the sample population timed to estimate the first population's evaluation."""
-
-FASTEST_GENES_PER_SECOND: Final = 20_000_000
-"""A rate the first population never beats: several times what was measured here (about 3 M
-genes/s at N = 5000, P = 500). A first population smaller than ``limit x`` this is not sampled,
-since it cannot take longer than the limit."""
+SAMPLE_GENES: Final = 20_000
+"""Genes of the sample population timed to estimate the first population's evaluation (a
+population no bigger than this is not sampled: timing it would cost as much as making it)."""
 
 
 class Progress:
@@ -91,12 +86,7 @@ class GenerationDeadline:
         self.passed = False
 
     def _usable(self) -> bool:
-        return (
-            self._remaining is not None
-            and self._remaining > 0
-            and hasattr(signal, "setitimer")
-            and threading.current_thread() is threading.main_thread()
-        )
+        return self._remaining is not None and self._remaining > 0 and hasattr(signal, "setitimer")
 
     def _on_alarm(self, signum: int, frame: FrameType | None) -> None:
         if self._armed:
@@ -105,7 +95,10 @@ class GenerationDeadline:
     def __enter__(self) -> GenerationDeadline:
         if self._usable():
             assert self._remaining is not None
-            self._previous = signal.signal(signal.SIGALRM, self._on_alarm)
+            try:
+                self._previous = signal.signal(signal.SIGALRM, self._on_alarm)
+            except ValueError:  # not the main thread: only it can handle signals
+                return self
             self._armed = True
             signal.setitimer(signal.ITIMER_REAL, self._remaining)
         return self
@@ -161,8 +154,8 @@ def with_seed(config: Config) -> Config:
 def first_population_seconds(config: Config) -> float | None:
     """Estimated seconds to create and evaluate the first population, from a timed sample.
 
-    ``None`` when there is no time limit, or when the population is too small to take longer
-    than it (no sample is timed then).
+    ``None`` when there is no time limit, or when the population is no bigger than the sample
+    (no sample is timed then).
     """
     import numpy as np
 
@@ -171,7 +164,7 @@ def first_population_seconds(config: Config) -> float | None:
 
     limit = config.time_limit
     genes = config.population * config.n
-    if limit is None or genes < limit * FASTEST_GENES_PER_SECOND:
+    if limit is None or genes <= SAMPLE_GENES:
         return None
     encoding, shape = ENCODINGS[config.encoding], FITNESS_SHAPES[config.fitness]
     rng = np.random.default_rng(0)  # not the run's: the run stays the same with or without this

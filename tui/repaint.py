@@ -136,4 +136,8 @@ class Repainting(DashboardParts):
             },
             thinned(columns[SERIES_DIVERSITY], PLOT_POINTS),
             x_label="generations" if self.x_axis == "generation" else "evaluations",
+            conflicts={
+                "best": thinned(columns["best_conflicts"], PLOT_POINTS),
+                "mean": thinned(columns["mean_conflicts"], PLOT_POINTS),
+            },
         )

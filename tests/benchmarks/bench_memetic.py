@@ -50,7 +50,7 @@ def one_run(n: int, seed: int) -> None:
     )
 
 
-def measure(n: int) -> None:
+def runs_at(n: int) -> list[dict[str, float]]:
     """Five seeded runs of the memetic preset at ``n``, each in its own process."""
     runs = []
     for seed in SEEDS:
@@ -61,6 +61,12 @@ def measure(n: int) -> None:
             text=True,
         ).stdout
         runs.append(json.loads(output.strip().splitlines()[-1]))
+    return runs
+
+
+def measure(n: int) -> None:
+    """Print the median figures of :func:`runs_at`."""
+    runs = runs_at(n)
     seconds = [r["seconds"] for r in runs]
     rss = [r["rss_gb"] for r in runs]
     solved = sum(r["solved"] for r in runs)
@@ -72,6 +78,24 @@ def measure(n: int) -> None:
         f"{max(rss):.2f} GB (target: under {TARGET_S[n]:.0f} s"
         + (f", {TARGET_RSS_GB} GB)" if n >= 1_000_000 else ")")
     )
+
+
+def markdown_table(sizes: tuple[int, ...] = SIZES) -> str:
+    """The figures as a markdown table, for ``docs/presets.md``."""
+    lines = [
+        "| N | solved | median generations | median seconds | max seconds | peak RSS (max) |",
+        "|---|---|---|---|---|---|",
+    ]
+    for n in sizes:
+        runs = runs_at(n)
+        seconds = [r["seconds"] for r in runs]
+        lines.append(
+            f"| {n:,} | {sum(r['solved'] for r in runs)}/{len(runs)} | "
+            f"{statistics.median(r['generations'] for r in runs):.0f} | "
+            f"{statistics.median(seconds):.2f} | {max(seconds):.2f} | "
+            f"{max(r['rss_gb'] for r in runs):.2f} GB |"
+        )
+    return "\n".join(lines)
 
 
 def main(sizes: tuple[int, ...] = SIZES) -> None:

@@ -1,7 +1,8 @@
 """Measure every preset at its own N over 20 seeds and write ``docs/presets.md``.
 
-``.venv/bin/python tests/benchmarks/measure_presets.py > docs/presets.md`` (about a minute on
-2 cores). The page is the presets' own documentation (engine/presets.py) plus the measured
+``.venv/bin/python tests/benchmarks/measure_presets.py > docs/presets.md`` (a few minutes on
+2 cores: the memetic preset is also measured at N = 100,000 and 1,000,000). The page is the
+presets' own documentation (engine/presets.py) plus the measured
 table, so it cannot drift from the code. A run
 succeeds when any generation held a solution (presets such as deap-nqueens do not stop when
 solved); generations, evaluations and seconds are counted up to that first solution. Presets
@@ -11,8 +12,10 @@ limit, gives the same table on a busy machine.
 
 from __future__ import annotations
 
+import importlib.util
 import statistics
 from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
 from typing import Final
 
 import numpy as np
@@ -103,5 +106,24 @@ def main() -> None:
         )
 
 
+def memetic_at_large_n() -> None:
+    """The memetic preset where it is meant to run: N = 100,000 and 1,000,000."""
+    spec = importlib.util.spec_from_file_location(
+        "bench_memetic", Path(__file__).with_name("bench_memetic.py")
+    )
+    assert spec is not None and spec.loader is not None
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    print("\n## The memetic preset at large N\n")
+    print(
+        f"Seeds {bench.SEEDS[0]}-{bench.SEEDS[-1]}, each run in its own process; seconds from "
+        "building the GA (the greedy start included) to the solution; peak RSS is the "
+        "process's own (`ru_maxrss`). Same machine and load as above. Reproduce: "
+        "`.venv/bin/python tests/benchmarks/bench_memetic.py`.\n"
+    )
+    print(bench.markdown_table())
+
+
 if __name__ == "__main__":
     main()
+    memetic_at_large_n()

@@ -152,6 +152,16 @@ def test_a_checkpoint_resumes_with_a_history_limit():
     assert resumed.history.row(-1) == resumed.snapshot.stats
 
 
+def test_the_checkpoint_of_a_limited_run_holds_its_last_rows_and_resumes_exactly():
+    algorithm = GeneticAlgorithm(CONFIGS["sheppard"], history_limit=4)
+    algorithm.step_many(7)
+    state = json.loads(json.dumps(algorithm.state()))
+    assert state["history"]["generation"] == [4, 5, 6, 7]
+    assert_resumes_exactly(state, "sheppard", 7)
+    resumed = GeneticAlgorithm.from_state(state)
+    assert resumed.history.column("generation").tolist() == [4, 5, 6, 7]
+
+
 # --- Damaged checkpoints are refused, naming the field (each of these passed or crashed). ---
 
 

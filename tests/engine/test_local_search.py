@@ -9,11 +9,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine import Config, ConfigError, GeneticAlgorithm
-from engine.conflicts import board_lines, count_conflicts
+from engine.conflicts import board_lines, count_conflicts, swap_change
 from engine.encodings import PERMUTATION
 from engine.greedy_start import first_claims, greedy_population, unclaimed
 from engine.local_search import LocalSearchSettings, local_search
-from engine.mutation import MutationSettings, conflict_mutation_counted
+from engine.mutation import MutationSettings, _conflict_change, conflict_mutation_counted
 from engine.presets import PRESETS
 
 
@@ -67,6 +67,32 @@ def test_counts_handed_over_by_the_conflict_mutation_stay_exact(n, seed):
     assert_counts_match_a_recount(improved, n)
     for genome, conflicts in zip(improved.genomes, improved.conflicts, strict=True):
         assert brute_conflicts(squares_of(genome, PERMUTATION, n)) == conflicts
+
+
+@settings(max_examples=60, deadline=None)
+@given(n=st.integers(2, 30), seed=st.integers(0, 2**32 - 1))
+def test_the_swap_formula_equals_the_generic_move_change_and_a_recount(n, seed):
+    rng = np.random.default_rng(seed)
+    genomes = random_permutations(3, n, seed)
+    lines = board_lines(genomes, n, PERMUTATION)
+    individual = np.arange(3)[:, None]
+    i = rng.integers(0, n, (3, 1))
+    j = (i + 1 + rng.integers(0, n - 1, (3, 5))) % n
+    a, b = genomes[individual, i], genomes[individual, j]
+    change = swap_change(lines, individual, i, np.broadcast_to(a, j.shape), j, b)
+    column = np.broadcast_to(i, j.shape)
+    moved = (
+        (np.broadcast_to(a, j.shape), column, b, column),
+        (b, j, np.broadcast_to(a, j.shape), j),
+    )
+    assert np.array_equal(change, _conflict_change(lines, moved, n, PERMUTATION))
+    before = count_conflicts(genomes, n, PERMUTATION)
+    for k in range(3):
+        for c in range(5):
+            swapped = genomes[k].copy()
+            swapped[[i[k, 0], j[k, c]]] = swapped[[j[k, c], i[k, 0]]]
+            after = count_conflicts(swapped[None, :], n, PERMUTATION)[0]
+            assert change[k, c] == after - before[k]
 
 
 def test_a_budget_of_one_swap_makes_at_most_one_per_child():

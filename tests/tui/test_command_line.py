@@ -390,3 +390,18 @@ def test_a_first_population_longer_than_the_time_limit_is_announced(
     err = capsys.readouterr().err
     assert err.startswith("queens: note: the first population (200 x 20,000 genes) is estimated")
     assert "more than --time-limit 0.0001" in err
+
+
+def test_version_prints_the_package_version() -> None:
+    """Through the console script's entry point, as a user types it."""
+    shown = subprocess.run(
+        [sys.executable, "-m", "tui", "--version"],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert shown.returncode == 0
+    from importlib.metadata import version
+
+    assert shown.stdout == f"queens {version('queens-ga')}\n"
+    assert shown.stderr == ""

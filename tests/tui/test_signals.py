@@ -16,13 +16,15 @@ from pathlib import Path
 
 import pytest
 
-from tui.cli import main
+from engine import Config, GeneticAlgorithm
 
 pytestmark = pytest.mark.skipif(
     not Path("/proc/self/status").exists(), reason="watches processes through /proc (Linux)"
 )
 
 ENDLESS_RUN = (
+    "--time-limit",
+    "3600",
     "--n",
     "8",
     "--encoding",
@@ -33,7 +35,8 @@ ENDLESS_RUN = (
     "0",
     "--no-stop-when-solved",
 )
-"""A run that never stops on its own, and is quick per generation."""
+"""A run that does not stop on its own during a test, and is quick per generation. Its time
+limit arms a SIGALRM handler once the first population exists, which shows when it steps."""
 
 BIG_RUN = ("--n", "3000", "--population", "600")
 """A run whose first population takes a while: signals land in imports, then in it."""
@@ -71,6 +74,15 @@ def wait_until_guarded(process: subprocess.Popen[str], timeout: float = 30.0) ->
         time.sleep(0.002)
 
 
+def wait_until_stepping(process: subprocess.Popen[str], timeout: float = 60.0) -> None:
+    """Wait until a run with a time limit has its first population (its timer is armed)."""
+    deadline = time.monotonic() + timeout
+    while not catches(process.pid, signal.SIGALRM):
+        assert process.poll() is None, "the process ended before stepping"
+        assert time.monotonic() < deadline, "the run never started stepping"
+        time.sleep(0.005)
+
+
 @pytest.mark.parametrize("delay", [0.0, 0.03, 0.06, 0.1, 0.15, 0.2, 0.3])
 def test_ctrl_c_while_starting_exits_130_without_a_traceback(delay: float) -> None:
     process = start("solve", *BIG_RUN)
@@ -96,12 +108,10 @@ def test_sigterm_exits_143_with_a_message(delay: float) -> None:
 
 
 @pytest.mark.parametrize(("signum", "code"), [(signal.SIGINT, 130), (signal.SIGTERM, 143)])
-def test_interrupted_json_run_prints_one_document_that_replays(
-    signum: int, code: int, capsys: pytest.CaptureFixture[str]
-) -> None:
+def test_interrupted_json_run_prints_one_document_that_replays(signum: int, code: int) -> None:
     process = start("solve", "--json", *ENDLESS_RUN)
-    wait_until_guarded(process)
-    time.sleep(2.0)
+    wait_until_stepping(process)
+    time.sleep(0.5)
     process.send_signal(signum)
     out, err = process.communicate(timeout=60)
     assert process.returncode == code
@@ -115,26 +125,22 @@ def test_interrupted_json_run_prints_one_document_that_replays(
     generations = document["generations"]
     assert isinstance(generations, int) and generations >= 0
 
-    # The random seed it drew replays the run: the same best, generation for generation.
-    flags = [*ENDLESS_RUN, "--seed", str(document["seed"])]
-    if generations:
-        flags += ["--generations", str(generations)]
-    else:
-        flags = [*ENDLESS_RUN[:-1], "--seed", str(document["seed"]), "--generations", "1"]
-    assert main(["solve", "--json", *flags]) in (0, 1)
-    replay = json.loads(capsys.readouterr().out)
-    if generations:
-        assert replay["generations"] == generations
-        assert replay["genome"] == document["genome"]
-        assert replay["evaluations"] == document["evaluations"]
+    # The config and the seed it drew replay the run: the same best after as many generations.
+    replay = GeneticAlgorithm(Config.from_mapping(document["config"]))
+    for _ in range(generations):
+        replay.step()
+    assert replay.snapshot.best.tolist() == document["genome"]
+    assert replay.snapshot.evaluations == document["evaluations"]
 
 
 @pytest.mark.parametrize(("signum", "code"), [(signal.SIGINT, 130), (signal.SIGTERM, 143)])
 def test_interrupted_solutions_json_prints_what_was_found(signum: int, code: int) -> None:
     # N = 14 has 365,596 solutions: far more than a few seconds find.
-    process = start("solutions", "--json", "--n", "14", "--population", "200")
-    wait_until_guarded(process)
-    time.sleep(2.5)
+    process = start(
+        "solutions", "--json", "--n", "14", "--population", "200", "--time-limit", "3600"
+    )
+    wait_until_stepping(process)
+    time.sleep(1.0)
     process.send_signal(signum)
     out, err = process.communicate(timeout=60)
     assert process.returncode == code
@@ -146,3 +152,40 @@ def test_interrupted_solutions_json_prints_what_was_found(signum: int, code: int
     assert document["found"] == len(document["solutions"])
     for board in document["solutions"]:
         assert sorted(board) == list(range(14))
+
+
+def test_sigterm_closes_the_dashboard_and_restores_the_terminal() -> None:
+    import os
+    import pty
+    import select
+
+    pid, terminal = pty.fork()
+    if pid == 0:  # the child: the dashboard on a pseudo-terminal
+        os.environ["TERM"] = "xterm-256color"
+        command = queens_script()
+        os.execv(command[0], command)
+    screen = b""
+
+    def read_for(seconds: float, until: bytes | None = None) -> None:
+        nonlocal screen
+        deadline = time.monotonic() + seconds
+        while time.monotonic() < deadline and not (until and until in screen):
+            ready, _, _ = select.select([terminal], [], [], 0.1)
+            if ready:
+                try:
+                    screen += os.read(terminal, 65536)
+                except OSError:  # the child closed the terminal
+                    return
+
+    read_for(60.0, until=b"Quit")  # the footer: the dashboard is drawn
+    assert b"Quit" in screen
+    drawn = len(screen)
+    os.kill(pid, signal.SIGTERM)
+    read_for(20.0)  # to the end: the child closes the terminal when it exits
+    _, status = os.waitpid(pid, 0)
+    after = screen[drawn:]
+    assert os.waitstatus_to_exitcode(status) == 143
+    assert b"Traceback" not in after
+    assert b"\x1b[?1049l" in after  # left the alternate screen
+    assert b"\x1b[?25h" in after  # cursor shown again
+    assert after.endswith(b"queens: terminated\r\n")

@@ -13,6 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from rich.style import Style
 from textual.app import App, ComposeResult
+from textual.strip import Strip
 
 from engine import Config
 from tui.app import QueensApp
@@ -24,7 +25,9 @@ from tui.widgets.board import (
     decode_braille,
     density_counts,
     density_scale,
+    square_kinds,
 )
+from tui.widgets.fitness_plot import COLOURS, FitnessPlot, compact_number, distinct_labels
 from tui.widgets.population_table import ordered_window
 
 WaitFor = Callable[..., Awaitable[None]]
@@ -137,6 +140,23 @@ def test_braille_dots_decode_back_to_exactly_the_queens(rows: list[int]) -> None
     assert {tuple(cell) for cell in np.argwhere(attacked)} == marked
 
 
+@settings(max_examples=100, deadline=None)
+@given(st.integers(1, 120).flatmap(lambda n: st.permutations(list(range(n)))))
+def test_half_block_squares_are_exactly_the_queens_and_the_attacked_are_marked(
+    rows: list[int],
+) -> None:
+    position = permutation_position(rows)
+    kinds = square_kinds(position)
+    n = len(rows)
+    assert kinds.shape == (n + n % 2, n)
+    queens = {(int(r), int(c)) for r, c in np.argwhere(kinds >= 2)}
+    assert queens == {(row, column) for column, row in enumerate(rows)}
+    attacked = {(int(r), int(c)) for r, c in np.argwhere(kinds == 3)}
+    assert attacked == {
+        (row, column) for column, row in enumerate(rows) if position.attacked[column]
+    }
+
+
 @settings(max_examples=50, deadline=None)
 @given(st.integers(1, 3000), st.integers(4, 120), st.integers(2, 60), st.integers(0, 2**32))
 def test_the_density_picture_fits_and_counts_every_queen(
@@ -208,8 +228,9 @@ async def test_a_large_board_is_a_labelled_density_picture_and_z_opens_on_an_att
         # Labelled at generation 0 already.
         assert app.latest is not None and app.latest.generation == 0
         label = str(board.border_subtitle)
-        assert f"1 char = {board.scale}x{2 * board.scale} squares" in label
-        assert "attacked" in label
+        scale = f"{board.scale}x{2 * board.scale}"
+        assert board.view_label() == f"1 char = {scale} squares, shade = queens"
+        assert scale in label and "♕" in label
         await pilot.press("z")
         await pilot.pause()
         assert board.zoomed and board.mode == "squares"
@@ -223,8 +244,109 @@ async def test_a_large_board_is_a_labelled_density_picture_and_z_opens_on_an_att
             & (position.columns < col1)
         )
         assert (in_view & position.attacked).any()
-        assert f"rows {row0}-{row1 - 1} cols {col0}-{col1 - 1}" in str(board.border_subtitle)
+        assert board.view_label() == f"rows {row0}-{row1 - 1} cols {col0}-{col1 - 1} of 1000"
+        # The narrow board's border says it shorter.
+        assert f"r{row0}-{row1 - 1} c{col0}-{col1 - 1}" in str(board.border_subtitle)
         await pilot.press("down", "down", "down")
         await pilot.pause()
         assert board.visible_region()[0] == row0 + 3
-        assert f"rows {row0 + 3}-" in str(board.border_subtitle)
+        assert f"r{row0 + 3}-" in str(board.border_subtitle)
+
+
+# The chart ----------------------------------------------------------------------------------
+
+
+class PlotHost(App[None]):
+    """A chart alone in a 60 x 12 area."""
+
+    CSS = "FitnessPlot { width: 60; height: 12; }"
+
+    def compose(self) -> ComposeResult:
+        yield FitnessPlot()
+
+
+def _colours_in(strips: list[Strip]) -> set[str]:
+    return {
+        colour
+        for strip in strips
+        for segment in strip
+        if segment.text.strip() and (colour := _colour(segment.style or Style())) is not None
+    }
+
+
+async def test_each_series_keeps_its_colour_with_best_drawn_on_top() -> None:
+    app = PlotHost()
+    async with app.run_test(size=(70, 14)) as pilot:
+        plot = app.query_one(FitnessPlot)
+        x = list(range(40))
+        best = [100.0 - 30 * 0.9**g for g in x]
+        plot.show(
+            x,
+            {"best": best, "mean": [b - 20 for b in best], "worst": [b - 40 for b in best]},
+            [0.2] * 40,
+            x_label="generations",
+        )
+        await pilot.pause()
+        strips = [plot.render_line(y) for y in range(12)]
+        body = strips[1:-1]
+        colours = _colours_in(body)
+        for name in ("best", "mean", "worst", "diversity"):
+            assert COLOURS[name] in colours, name
+        # Where best and worst meet (a single flat line), best's colour wins.
+        plot.show(x, {"best": [5.0] * 40, "worst": [5.0] * 40}, [0.0] * 40, x_label="g")
+        await pilot.pause()
+        flat = _colours_in([plot.render_line(y) for y in range(1, 11)])
+        assert COLOURS["best"] in flat and COLOURS["worst"] not in flat
+        assert strips[0].text.startswith("fitness ")
+
+
+async def test_generation_zero_and_huge_fitness_give_readable_axes() -> None:
+    app = PlotHost()
+    async with app.run_test(size=(70, 14)) as pilot:
+        plot = app.query_one(FitnessPlot)
+        plot.show(
+            [0],
+            {"best": [4999884054.0], "mean": [4999871000.5], "worst": [4999850000.0]},
+            [1.0],
+            x_label="generations",
+        )
+        await pilot.pause()
+        lines = [plot.render_line(y).text for y in range(12)]
+        axis = lines[-1].split()
+        assert axis[0] == "0" and axis[-1] == "1" and "-1" not in lines[-1]
+        labels = [line.split("┤")[0].strip() for line in lines[1:-1] if "┤" in line]
+        assert len(labels) >= 3 and len(set(labels)) == len(labels)
+        assert all(len(label) <= 9 and label.endswith("G") for label in labels), labels
+
+
+def test_compact_numbers() -> None:
+    assert compact_number(28) == "28"
+    assert compact_number(27.5) == "27.5"
+    assert compact_number(1234) == "1.23k"
+    assert compact_number(5.0e9) == "5G"
+    assert compact_number(0) == "0"
+    assert distinct_labels([4999884054.0, 4999871000.0]) == ["4.99988G", "4.99987G"]
+
+
+async def test_c_switches_the_chart_to_conflicts_and_it_has_six_rows_at_80x24(
+    wait_for: WaitFor,
+) -> None:
+    app = make_app(Config(n=8, population=40, seed=2, stop_when_solved=False))
+    async with app.run_test(size=(80, 24)) as pilot:
+        for _ in range(3):
+            await pilot.press("n")
+        await wait_for(pilot, lambda: len(app.series) == 4, "three steps")
+        app._repaint(force=True)
+        await pilot.pause()
+        plot = app.plot
+        # One legend line and one axis line: the rest is plot.
+        assert plot.size.height - 2 >= 6
+        assert plot.render_line(0).text.startswith("fitness")
+        await pilot.press("c")
+        await pilot.pause()
+        assert plot.metric == "conflicts"
+        lines = [plot.render_line(y).text for y in range(plot.size.height)]
+        assert lines[0].startswith("conflicts")
+        assert lines[-2].split("┤")[0].strip() == "0"
+        await pilot.click(FitnessPlot)
+        assert plot.metric == "fitness"

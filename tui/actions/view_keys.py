@@ -1,4 +1,4 @@
-"""Keys that move the cursor or change what a view shows: form, table, best, zoom, x axis."""
+"""Keys that move the cursor or change what a view shows: form, table, best, zoom, axes."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ from tui.dashboard_parts import DashboardParts
 
 
 class ViewKeys(DashboardParts):
-    """``f``, ``t``, ``escape``, ``b``, ``z`` and ``a``."""
+    """``f``, ``t``, ``escape``, ``b``, ``z``, ``a`` and ``c``."""
 
     def action_focus_form(self) -> None:
         """Open the form (it may be collapsed) and put the cursor in it."""
@@ -43,6 +43,10 @@ class ViewKeys(DashboardParts):
         if board.zoomed:
             board.focus()
         self._paint_board()
+
+    def action_toggle_y_axis(self) -> None:
+        """Chart fitness or conflicts (comparable across fitness shapes: 0 is solved)."""
+        self.plot.toggle_metric()
 
     def action_toggle_x_axis(self) -> None:
         """Plot against generations or against evaluations."""

@@ -20,6 +20,8 @@ from tui.commands import (
     show,
     solutions,
     solve,
+    sweep,
+    sweeps,
 )
 
 COMMANDS: tuple = (  # type: ignore[type-arg]
@@ -28,6 +30,8 @@ COMMANDS: tuple = (  # type: ignore[type-arg]
     presets,
     solutions,
     compare,
+    sweep,
+    sweeps,
     serve,
     runs,
     show,

@@ -1,10 +1,11 @@
-"""``queens compare``: run presets over the same seeds in worker processes and compare them."""
+"""``queens compare``: run presets over the same seeds and compare them (a sweep over presets)."""
 
 from __future__ import annotations
 
 import argparse
 
 from engine.presets import PRESETS
+from tui.commands.sweep import add_runner_flags
 
 
 def add_parser(commands: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -12,6 +13,10 @@ def add_parser(commands: argparse._SubParsersAction) -> None:  # type: ignore[ty
     parser = commands.add_parser(
         "compare",
         help="run presets over the same seeds in parallel and compare them",
+        description="Run each preset on the same seeds (a sweep over presets: results are "
+        "kept in the run store, and the same command continues an interrupted compare). A "
+        "preset that stops only when solved gets a budget of evaluations. Exit codes: 0 done, "
+        "2 bad input, 130 interrupted, 143 terminated.",
     )
     parser.add_argument(
         "--preset",
@@ -22,14 +27,18 @@ def add_parser(commands: argparse._SubParsersAction) -> None:  # type: ignore[ty
         help=f"a preset to compare (repeat) [{', '.join(PRESETS)}]",
     )
     parser.add_argument("--n", default=None, help="board size (default: each preset's own)")
-    parser.add_argument("--seeds", default="20", help="runs per preset, seeds 0.. (default 20)")
     parser.add_argument(
-        "--time-limit", default=None, help="seconds allowed per run (default: the preset's)"
+        "--seeds", default="20", help="runs per preset: K (seeds 0..K-1) or A-B (default 20)"
     )
-    parser.add_argument("--jobs", default=None, help="worker processes (default: CPU count)")
-    output = parser.add_mutually_exclusive_group()
-    output.add_argument("--json", action="store_true", help="print one JSON document")
-    output.add_argument("--csv", action="store_true", help="print one CSV row per run")
+    parser.add_argument(
+        "--max-evals",
+        default=None,
+        help="evaluations per run for presets with no budget of their own (default 200000)",
+    )
+    parser.add_argument(
+        "--time-limit", default=None, help="seconds allowed per run (flagged in the report)"
+    )
+    add_runner_flags(parser, workers_flag="--jobs")
     parser.set_defaults(handler=run)
 
 

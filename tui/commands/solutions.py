@@ -8,6 +8,7 @@ from typing import Any
 
 from engine import Config, GeneticAlgorithm, Snapshot
 from engine.solutions import KNOWN_TOTALS
+from tui.commands.solve import collector_paused, json_text
 from tui.config_flags import add_config_flags, config_from_args
 from tui.entry import report_interruption
 from tui.exit_codes import EXIT_SOLVED, EXIT_UNSOLVED
@@ -74,9 +75,9 @@ def solutions_document(snapshot: Snapshot | None, config: Config) -> dict[str, A
 def print_solutions(snapshot: Snapshot | None, config: Config, as_json: bool) -> None:
     """Print what a find-all run found: one JSON document, or a summary and one board a line."""
     if as_json:
-        import json
-
-        print(json.dumps(solutions_document(snapshot, config)))
+        with collector_paused():
+            text = json_text(solutions_document(snapshot, config))
+        print(text)
         return
     if snapshot is None:
         print(f"N = {config.n}: interrupted before the first population (seed {config.seed})")

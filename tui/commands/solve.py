@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any, Final
 
 from engine import Config, GeneticAlgorithm, Snapshot
@@ -143,12 +145,37 @@ def summary_text(snapshot: Snapshot | None, config: Config) -> str:
     )
 
 
+@contextmanager
+def collector_paused() -> Iterator[None]:
+    """Pause the garbage collector while the long lists of a huge result are built and written.
+
+    A million small lists (one per queen) would otherwise trigger it thousands of times, for
+    nothing: they hold no cycles. With it paused, N = 10^6 is written about twice as fast.
+    """
+    import gc
+
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()
+
+
+def json_text(document: dict[str, Any]) -> str:
+    """``document`` as JSON text (no cycle check: its lists come fresh from ``tolist()``)."""
+    import json
+
+    return json.dumps(document, check_circular=False)
+
+
 def print_result(snapshot: Snapshot | None, config: Config, as_json: bool) -> None:
     """Print a run's result on stdout: one JSON document, or the summary for people."""
     if as_json:
-        import json
-
-        print(json.dumps(result_document(snapshot, config)))
+        with collector_paused():
+            text = json_text(result_document(snapshot, config))
+        print(text)
         return
     print(summary_text(snapshot, config))
     if snapshot is None:

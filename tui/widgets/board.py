@@ -1,8 +1,10 @@
 """The chess board of one individual, drawn with the Line API, at the scale its area allows.
 
-Three pictures, chosen by what fits (:meth:`Board.mode`):
+Four pictures, chosen by what fits (:func:`choose_mode`):
 
 - ``squares``: two cells per square, a queen glyph per queen (small boards, and ``z`` zoom).
+- ``halves``: exact, one cell per two squares stacked (``▀`` in two colours), so a board of
+  N = 30 takes 30 columns x 15 lines; queens are coloured squares, attacked ones red.
 - ``braille``: exact, one Braille dot per square, 2 columns x 4 rows of squares per
   character (N = 160 in 80 columns x 40 lines); a character holding an attacked queen is red.
 - ``density``: beyond that, each character stands for ``s`` columns x ``2s`` rows of squares
@@ -80,6 +82,48 @@ class Position:
     def attacked_count(self) -> int:
         """How many queens are under attack."""
         return int(self.attacked.sum())
+
+
+MODES: Final = ("squares", "halves", "braille", "density")
+"""The pictures, from the largest to the most compressed."""
+
+
+def choose_mode(n: int, width: int, height: int) -> str:
+    """The largest picture of an ``n`` board that fits ``width x height`` cells."""
+    if 2 * n <= width and n <= height:
+        return "squares"
+    if n <= width and math.ceil(n / 2) <= height:
+        return "halves"
+    if math.ceil(n / 2) <= width and math.ceil(n / 4) <= height:
+        return "braille"
+    return "density"
+
+
+def picture_size(n: int, mode: str, width: int, height: int) -> Size:
+    """Cells that the picture of an ``n`` board takes in ``mode`` (density: for this area)."""
+    if mode == "squares":
+        return Size(2 * n, n)
+    if mode == "halves":
+        return Size(n, math.ceil(n / 2))
+    if mode == "braille":
+        return Size(math.ceil(n / 2), math.ceil(n / 4))
+    scale = density_scale(n, width, height)
+    return Size(math.ceil(n / scale), math.ceil(n / (2 * scale)))
+
+
+def square_kinds(position: Position) -> npt.NDArray[np.int64]:
+    """Every square of the board: 0 light, 1 dark, 2 a safe queen, 3 an attacked queen.
+
+    ``(n + n % 2, n)``: an odd board gets one more row of ``-1`` (nothing) at the bottom.
+    """
+    n = position.n
+    lines = np.arange(n + n % 2)[:, None]
+    kinds = ((lines + np.arange(n)[None, :]) % 2).astype(np.int64)
+    if n % 2:
+        kinds[-1] = -1
+    # Attacked wins where two queens share a square (they attack each other).
+    np.maximum.at(kinds, (position.rows, position.columns), 2 + position.attacked.astype(np.int64))
+    return kinds
 
 
 def braille_codes(
@@ -229,41 +273,68 @@ class Board(ScrollView, can_focus=True):
             self.caption = caption
             self._update_subtitle()
 
-    def view_label(self) -> str:
-        """The picture's scale, or the rows and columns in view when zoomed."""
+    def view_label(self, brief: int = 0) -> str:
+        """The picture's scale, or the rows and columns in view when zoomed.
+
+        Args:
+            brief: 0 for the full sentence, 1 or 2 for shorter forms (narrow boards).
+        """
         n = self.n
         if n == 0:
             return ""
+        if self.mode == "halves":
+            return ("1 char = 1x2 squares", "1 char = 1x2 sq", "1x2/char")[brief]
         if self.mode == "braille":
-            return "1 dot = 1 square"
+            return ("1 dot = 1 square", "1 dot = 1 sq", "dot=square")[brief]
         if self.mode == "density":
-            s = self.scale
-            return f"1 char = {s}x{2 * s} squares, shade = queens"
+            s = f"{self.scale}x{2 * self.scale}"
+            return (f"1 char = {s} squares, shade = queens", f"1 char = {s} sq", f"{s}/char")[brief]
         if self.zoomed or not self._fits():
             row0, row1, col0, col1 = self.visible_region()
-            return f"rows {row0}-{row1 - 1} cols {col0}-{col1 - 1} of {n}"
+            return (
+                f"rows {row0}-{row1 - 1} cols {col0}-{col1 - 1} of {n}",
+                f"rows {row0}-{row1 - 1} cols {col0}-{col1 - 1}",
+                f"r{row0}-{row1 - 1} c{col0}-{col1 - 1}",
+            )[brief]
         return ""
 
     def _update_subtitle(self) -> None:
-        subtitle = " · ".join(part for part in (self.caption, self.view_label()) if part)
+        """Caption and scale, in the shortest wording the border needs to show the scale."""
+        # The border's corners and the padding around the text take six cells.
+        room = self.outer_size.width - 6
+        subtitle = ""
+        full, short = self.caption, self.caption.replace(" attacked", "")
+        tiers = ((full, 0), (full, 1), (short, 1), (full, 2), (short, 2))
+        for caption, brief in tiers:
+            subtitle = " · ".join(part for part in (caption, self.view_label(brief)) if part)
+            if len(subtitle) <= room:
+                break
+        if len(subtitle) > room and self.caption:
+            # Too narrow for both: the scale is what a picture cannot do without.
+            subtitle = self.view_label(2)
         if self.border_subtitle != subtitle:
             self.border_subtitle = subtitle
 
     # Layout -------------------------------------------------------------------------------
 
+    def _preferred(self, container: Size) -> Size:
+        """The picture for the area the board may take.
+
+        ``container`` is the parent's area less the board's border; the board may have half
+        the parent's width (``max-width: 50%`` in the app's stylesheet).
+        """
+        width, height = max(1, (container.width + 2) // 2 - 2), max(1, container.height)
+        if self.zoomed:
+            return Size(2 * self.n, self.n)
+        return picture_size(self.n, choose_mode(self.n, width, height), width, height)
+
     def get_content_width(self, container: Size, viewport: Size) -> int:
-        """Two cells per square if that fits the container, else one per two squares."""
-        n = self.n
-        if 2 * n + 2 <= container.width:
-            return max(2 * n, 16)
-        return max(math.ceil(n / 2), 16)
+        """As wide as the largest picture that fits."""
+        return max(self._preferred(container).width, 16)
 
     def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
-        """One line per row, or per four rows in Braille."""
-        n = self.n
-        if n + 2 <= container.height:
-            return max(n, 8)
-        return max(math.ceil(n / 4), 8)
+        """As tall as the largest picture that fits."""
+        return max(self._preferred(container).height, 8)
 
     def on_resize(self) -> None:
         """A new area may need another picture."""
@@ -287,22 +358,19 @@ class Board(ScrollView, can_focus=True):
         self._update_subtitle()
 
     def _fits(self) -> bool:
-        return 2 * self.n <= self.size.width and self.n <= self.size.height
+        return choose_mode(self.n, self.size.width, self.size.height) == "squares"
 
     def _layout_board(self) -> None:
         """Choose the picture and the virtual size for the current area."""
         n, width, height = self.n, self.size.width, self.size.height
         self.scale = 1
-        if n == 0 or width < 2 or height < 1 or self._fits() or self.zoomed:
+        if n == 0 or width < 2 or height < 1 or self.zoomed:
             self.mode = "squares"
-            self.virtual_size = Size(2 * n, n)
-        elif math.ceil(n / 2) <= width and math.ceil(n / 4) <= height:
-            self.mode = "braille"
-            self.virtual_size = Size(math.ceil(n / 2), math.ceil(n / 4))
         else:
-            self.mode = "density"
+            self.mode = choose_mode(n, width, height)
+        if self.mode == "density":
             self.scale = density_scale(n, width, height)
-            self.virtual_size = Size(math.ceil(n / self.scale), math.ceil(n / (2 * self.scale)))
+        self.virtual_size = picture_size(n, self.mode, width, height)
         if self.mode != "squares":
             self.scroll_to(0, 0, animate=False, immediate=True)
         self._picture = None
@@ -350,7 +418,9 @@ class Board(ScrollView, can_focus=True):
     def _render_board_line(self, line: int, scroll_x: int, width: int) -> Strip:
         if self.position is None or line >= self.virtual_size.height:
             return Strip.blank(width, self.rich_style)
-        if self.mode == "braille":
+        if self.mode == "halves":
+            segments = self._halves_segments(line)
+        elif self.mode == "braille":
             segments = self._braille_segments(line)
         elif self.mode == "density":
             segments = self._density_segments(line)
@@ -364,6 +434,33 @@ class Board(ScrollView, can_focus=True):
         queen = self.get_component_rich_style("board--queen", partial=True)
         attacked = self.get_component_rich_style("board--attacked", partial=True)
         return field, field + queen, field + attacked
+
+    def _halves_segments(self, line: int) -> list[Segment]:
+        """Two board rows per line: the upper square is the foreground of ``▀``."""
+        position = self.position
+        assert position is not None
+        if self._picture is None:
+            kinds = square_kinds(position)
+            self._picture = (kinds[0::2], kinds[1::2])
+        upper, lower = self._picture
+        colours = self._kind_colours()
+        segments = []
+        pairs = zip(upper[line].tolist(), lower[line].tolist(), strict=True)
+        for (top, bottom), run in groupby(pairs):
+            style = Style(color=colours[top], bgcolor=colours[bottom])
+            segments.append(Segment("▀" * len(list(run)), style))
+        return segments
+
+    def _kind_colours(self) -> dict[int, Color | None]:
+        """The colour of each kind of square (see :func:`square_kinds`)."""
+        field = self.get_component_rich_style("board--field").bgcolor
+        return {
+            -1: field,
+            0: self.get_component_rich_style("board--light").bgcolor,
+            1: self.get_component_rich_style("board--dark").bgcolor,
+            2: self.get_component_rich_style("board--queen", partial=True).color,
+            3: self.get_component_rich_style("board--attacked", partial=True).color,
+        }
 
     def _braille_segments(self, line: int) -> list[Segment]:
         position = self.position

@@ -36,7 +36,7 @@ SORT_OF_COLUMN: Final = {"rank": "fitness", "fitness": "fitness", "conflicts": "
 """The order a click on a column's header picks (any other column: by index)."""
 
 GENOME_HEAD: Final = 10
-"""Genes shown before the ellipsis of a long genome (and as many after)."""
+"""Genes shown before the ellipsis of a long genome (and as many after), in :func:`genome_text`."""
 
 SMALL_SORT: Final = 4096
 """Below this many candidates a window is found by sorting them outright."""
@@ -49,6 +49,14 @@ def genome_text(genome: npt.NDArray[np.int64], head: int = GENOME_HEAD) -> str:
     first = " ".join(map(str, genome[:head].tolist()))
     last = " ".join(map(str, genome[-head:].tolist()))
     return f"{first} … {last}"
+
+
+def genome_start(genome: npt.NDArray[np.int64], width: int) -> str:
+    """As many genes from the start as fit ``width`` cells (the table cuts the rest with …).
+
+    Only a slice is converted, so a genome of a million genes costs what the width shows.
+    """
+    return " ".join(map(str, genome[: max(1, width // 2 + 1)].tolist()))
 
 
 def value_text(value: float) -> str:
@@ -95,41 +103,51 @@ def ordered_window(
     start, stop = max(0, start), min(size, stop)
     if start >= stop:
         return np.empty(0, dtype=np.intp)
-    return _window(keys, np.arange(size, dtype=np.intp), start, stop)
+    return _window(keys, None, size, start, stop)
 
 
 def _window(
     keys: list[npt.NDArray[np.generic]],
-    candidates: npt.NDArray[np.intp],
+    candidates: npt.NDArray[np.intp] | None,
+    size: int,
     start: int,
     stop: int,
 ) -> npt.NDArray[np.intp]:
-    """The window of ``candidates`` (ascending indexes) under ``keys``."""
+    """The window of ``candidates`` (ascending indexes; ``None``: all ``size`` rows)."""
     if start >= stop:
-        return candidates[:0]
+        return np.empty(0, dtype=np.intp)
     if not keys:
+        if candidates is None:
+            return np.arange(start, stop, dtype=np.intp)
         return candidates[start:stop]
-    if candidates.size <= SMALL_SORT:
-        columns = [key[candidates] for key in reversed(keys)]
-        return candidates[np.lexsort(columns)][start:stop]
-    key = keys[0][candidates]
+    if (size if candidates is None else candidates.size) <= SMALL_SORT:
+        chosen = np.arange(size, dtype=np.intp) if candidates is None else candidates
+        columns = [key[chosen] for key in reversed(keys)]
+        return chosen[np.lexsort(columns)][start:stop]
+    # The whole population needs no gathering copy of the key: most calls start there.
+    key = keys[0] if candidates is None else keys[0][candidates]
     ends = np.partition(key, (start, stop - 1))
     low, high = ends[start], ends[stop - 1]
     before = int(np.count_nonzero(key < low))
-    at_low = candidates[key == low]
+
+    def where(mask: npt.NDArray[np.bool_]) -> npt.NDArray[np.intp]:
+        found = np.flatnonzero(mask)
+        return found if candidates is None else candidates[found]
+
+    at_low = where(key == low)
     if low == high:
-        return _window(keys[1:], at_low, start - before, stop - before)
+        return _window(keys[1:], at_low, size, start - before, stop - before)
     # Rows strictly between the two end values all lie inside the window: few, sort them.
-    between = candidates[(key > low) & (key < high)]
+    between = where((key > low) & (key < high))
     columns = [k[between] for k in reversed(keys)]
     between = between[np.lexsort(columns)]
-    at_high = candidates[key == high]
+    at_high = where(key == high)
     high_start = before + at_low.size + between.size
     return np.concatenate(
         (
-            _window(keys[1:], at_low, start - before, at_low.size),
+            _window(keys[1:], at_low, size, start - before, at_low.size),
             between,
-            _window(keys[1:], at_high, 0, stop - high_start),
+            _window(keys[1:], at_high, size, 0, stop - high_start),
         )
     )
 
@@ -401,7 +419,7 @@ class PopulationTable(ScrollView, can_focus=True):
             str(index).rjust(index_w),
             value_text(float(snapshot.fitness[index])).rjust(fitness_w),
             str(int(snapshot.conflicts[index])).rjust(conflicts_w),
-            genome_text(snapshot.population[index]),
+            genome_start(snapshot.population[index], self.size.width),
         ]
 
     @staticmethod

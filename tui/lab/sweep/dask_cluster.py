@@ -1,0 +1,154 @@
+"""Running sweep tasks on an existing Dask distributed cluster (``--scheduler tcp://HOST:PORT``).
+
+The user starts ``dask scheduler`` and ``dask worker`` on their machines (the README shows how,
+through an SSH tunnel); this module only connects as a client. Each task is
+:func:`~tui.lab.sweep.task.run_task` with a config mapping and a seed: Dask sends the function
+by its importable name and the arguments as plain data, so every worker needs ``queens-ga``
+installed. A task is named by its (config fingerprint, seed), so two submissions of the same run
+are one task. A worker that dies has its tasks run again elsewhere by the scheduler; a result
+that comes back twice is kept once by the ledger. ``dask[distributed]`` is an optional extra
+(``pip install 'queens-ga[cluster]'``), imported only here.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable, Iterable, Iterator
+from typing import Any, Final
+
+from tui.lab.sweep.task import Task, run_task
+
+CONNECT_TIMEOUT: Final = 10.0
+"""Seconds to wait for the scheduler before giving up with a clear message."""
+
+MIN_IN_FLIGHT: Final = 16
+"""Tasks submitted ahead at least; more on a cluster with many threads (4 per thread)."""
+
+
+class ClusterError(RuntimeError):
+    """The cluster cannot be used: Dask is not installed, the scheduler is unreachable, or
+    workers keep dying on a task."""
+
+
+def _distributed() -> Any:
+    """The ``distributed`` package (untyped, so held as ``Any``).
+
+    Raises:
+        ClusterError: If it is not installed.
+    """
+    try:
+        return importlib.import_module("distributed")
+    except ImportError:
+        raise ClusterError(
+            "--scheduler needs Dask distributed: pip install 'queens-ga[cluster]'"
+        ) from None
+
+
+def connect(address: str, timeout: float = CONNECT_TIMEOUT) -> Any:
+    """A client of the scheduler at ``address``.
+
+    Raises:
+        ClusterError: If ``dask[distributed]`` is not installed, or the scheduler does not
+            answer within ``timeout`` seconds.
+    """
+    distributed = _distributed()
+    try:
+        # Results come back through the scheduler, so one tunnel to it is enough.
+        return distributed.Client(
+            address, timeout=f"{timeout}s", set_as_default=False, direct_to_workers=False
+        )
+    except (OSError, TimeoutError, ValueError, TypeError) as error:
+        raise ClusterError(
+            f"cannot reach the Dask scheduler at {address} within {timeout:g} s ({error}); "
+            "is `dask scheduler` running there (and the tunnel open)?"
+        ) from None
+
+
+def task_key(task: Task) -> str:
+    """The Dask key of a task: the same run has the same key, whoever submits it."""
+    return f"queens-run-{task.fingerprint[:32]}-{task.seed}"
+
+
+class DaskCluster:
+    """Run tasks on the Dask cluster whose scheduler is at ``address``.
+
+    Args:
+        address: The scheduler, ``tcp://HOST:PORT``.
+        timeout: Seconds to wait for the scheduler.
+    """
+
+    def __init__(self, address: str, timeout: float = CONNECT_TIMEOUT) -> None:
+        self.address = address
+        self.client: Any = connect(address, timeout)
+
+    def threads(self) -> int:
+        """Worker threads on the cluster now."""
+        workers = self.client.scheduler_info().get("workers", {})
+        return sum(int(worker.get("nthreads", 1)) for worker in workers.values())
+
+    def describe(self) -> str:
+        """``Dask cluster at tcp://...: 2 workers, 2 threads``."""
+        workers = self.client.scheduler_info().get("workers", {})
+        return (
+            f"Dask cluster at {self.address}: {len(workers)} worker"
+            f"{'s' if len(workers) != 1 else ''}, {self.threads()} threads"
+        )
+
+    def close(self) -> None:
+        """Leave the cluster (it goes on running)."""
+        self.client.close()
+
+    def __enter__(self) -> DaskCluster:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def run(self, tasks: Iterable[Task], on_result: Callable[[Task, dict[str, Any]], None]) -> None:
+        """Run every task; call ``on_result(task, result)`` here as each ends.
+
+        Raises:
+            ClusterError: If a task's workers kept dying (Dask's ``KilledWorker``).
+            KeyboardInterrupt: (and any exception from ``on_result``) once the tasks are
+                cancelled.
+        """
+        distributed = _distributed()
+        killed_worker = importlib.import_module("distributed.scheduler").KilledWorker
+
+        pending: Iterator[Task] = iter(tasks)
+        limit = max(MIN_IN_FLIGHT, 4 * self.threads())
+        in_flight: dict[str, tuple[Task, Any]] = {}
+
+        def submit() -> Any:
+            task = next(pending, None)
+            if task is None:
+                return None
+            key = task_key(task)
+            future = self.client.submit(run_task, dict(task.config), task.seed, key=key, pure=False)
+            in_flight[key] = (task, future)
+            return future
+
+        while len(in_flight) < limit and submit() is not None:
+            pass
+        if not in_flight:
+            return
+        completed = distributed.as_completed(
+            [future for _, future in in_flight.values()], loop=self.client.loop
+        )
+        try:
+            for future in completed:
+                try:
+                    result = future.result()
+                except killed_worker as error:
+                    raise ClusterError(
+                        f"Dask workers kept dying on a run ({error}); is it too large for them?"
+                    ) from None
+                task, _ = in_flight.pop(future.key)
+                future.release()
+                on_result(task, result)
+                following = submit()
+                if following is not None:
+                    completed.add(following)
+        except BaseException:
+            self.client.cancel([future for _, future in in_flight.values()])
+            raise

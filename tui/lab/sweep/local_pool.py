@@ -1,0 +1,173 @@
+"""Running sweep tasks on a pool of local worker processes.
+
+Only a few tasks are in flight at a time (twice the workers), so a sweep of a million runs
+holds a few futures, not a million. A worker that dies (killed, out of memory) breaks the
+standard pool: the results already handed back are kept, a new pool is started, and the tasks
+that had not come back are submitted again; nothing is lost and, since results are keyed by
+(config fingerprint, seed), nothing is counted twice. Workers ignore Ctrl+C (the parent stops
+them) and, on Linux, die with the parent even when it is killed outright.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import signal
+import sys
+from collections.abc import Callable, Iterable, Iterator
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from concurrent.futures.process import BrokenProcessPool
+from typing import Any, Final
+
+from tui.lab.sweep.task import Task, run_task
+
+MAX_RESTARTS_WITHOUT_PROGRESS: Final = 3
+"""Pools that may break in a row with no result between them before the sweep gives up."""
+
+IN_FLIGHT_PER_WORKER: Final = 2
+"""Tasks submitted ahead per worker, so a worker never waits for the parent."""
+
+
+class WorkersLost(RuntimeError):
+    """Worker processes kept dying before any task came back (a task kills its worker)."""
+
+
+def _die_with_parent() -> None:
+    """Ask Linux to end this worker when its parent dies, even by SIGKILL."""
+    if not sys.platform.startswith("linux"):
+        return
+    try:
+        import ctypes
+
+        libc = ctypes.CDLL(None, use_errno=True)
+        pr_set_pdeathsig = 1
+        libc.prctl(pr_set_pdeathsig, signal.SIGTERM)
+    except (OSError, AttributeError):  # no libc prctl: the parent still ends us on exit
+        pass
+
+
+def _start_worker() -> None:
+    """Workers leave Ctrl+C to the parent, which stops them (no traceback from each)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    _die_with_parent()
+
+
+def _context() -> multiprocessing.context.BaseContext:
+    """A fork server where there is one (no fork of a threaded parent), else spawn."""
+    if "forkserver" in multiprocessing.get_all_start_methods():
+        context = multiprocessing.get_context("forkserver")
+        context.set_forkserver_preload(["engine", "tui.lab.sweep.task"])
+        return context
+    return multiprocessing.get_context("spawn")
+
+
+class LocalPool:
+    """Run tasks on ``workers`` local processes.
+
+    Args:
+        workers: Worker processes (at least 1).
+        record_to: A run store's path: each worker records its runs there in full
+            (``--record-runs``), and each result carries its ``run_id``.
+    """
+
+    def __init__(self, workers: int, record_to: str | None = None) -> None:
+        self.workers = max(1, workers)
+        self.record_to = record_to
+        self._pool: ProcessPoolExecutor | None = None
+
+    def describe(self) -> str:
+        """``2 local workers``."""
+        return f"{self.workers} local worker{'s' if self.workers != 1 else ''}"
+
+    def worker_pids(self) -> list[int]:
+        """The worker processes' ids (for tests that kill one)."""
+        if self._pool is None:
+            return []
+        # No public accessor before Python 3.14.
+        processes = getattr(self._pool, "_processes", None) or {}
+        return [int(pid) for pid in processes]
+
+    def _new_pool(self) -> ProcessPoolExecutor:
+        self._pool = ProcessPoolExecutor(
+            max_workers=self.workers, mp_context=_context(), initializer=_start_worker
+        )
+        return self._pool
+
+    def run(self, tasks: Iterable[Task], on_result: Callable[[Task, dict[str, Any]], None]) -> None:
+        """Run every task; call ``on_result(task, result)`` in this process as each ends.
+
+        Raises:
+            WorkersLost: If pools keep breaking with no result coming back.
+            KeyboardInterrupt: (and any exception from ``on_result``) once workers are ended.
+        """
+        pending: Iterator[Task] = iter(tasks)
+        retry: list[Task] = []
+        breaks = 0
+        try:
+            while True:
+                pool = self._new_pool()
+                in_flight: dict[Future[dict[str, Any]], Task] = {}
+                broken = False
+
+                def refill(pool: ProcessPoolExecutor, in_flight: dict[Any, Task]) -> None:
+                    while len(in_flight) < self.workers * IN_FLIGHT_PER_WORKER:
+                        task = retry.pop() if retry else next(pending, None)
+                        if task is None:
+                            return
+                        future = pool.submit(
+                            run_task, task.config, task.seed, self.record_to, task.label
+                        )
+                        in_flight[future] = task
+
+                try:
+                    refill(pool, in_flight)
+                    while in_flight:
+                        done, _ = wait(in_flight, return_when=FIRST_COMPLETED)
+                        for future in done:
+                            task = in_flight.pop(future)
+                            try:
+                                result = future.result()
+                            except BrokenProcessPool:
+                                retry.append(task)
+                                broken = True
+                                continue
+                            breaks = 0
+                            on_result(task, result)
+                        if broken:
+                            break
+                        refill(pool, in_flight)
+                except BrokenProcessPool:
+                    broken = True
+                if not broken:
+                    self._shutdown(wait_for_workers=True)
+                    return
+                retry.extend(in_flight.values())
+                self._shutdown(wait_for_workers=False)
+                breaks += 1
+                if breaks > MAX_RESTARTS_WITHOUT_PROGRESS:
+                    raise WorkersLost(
+                        f"worker processes died {breaks} times in a row before any run ended"
+                    )
+        except BaseException:
+            self._shutdown(wait_for_workers=False)
+            raise
+
+    def _shutdown(self, wait_for_workers: bool) -> None:
+        """End the pool; without waiting, cancel what has not started and end the workers now."""
+        pool, self._pool = self._pool, None
+        if pool is None:
+            return
+        if wait_for_workers:
+            pool.shutdown(wait=True)
+            return
+        # shutdown() forgets the workers: take them first.
+        processes = list((getattr(pool, "_processes", None) or {}).values())
+        pool.shutdown(wait=False, cancel_futures=True)
+        for process in processes:
+            if process.is_alive():
+                process.terminate()
+        for process in processes:
+            process.join(timeout=5)
+            if process.is_alive():
+                os.kill(process.pid, signal.SIGKILL)
+                process.join(timeout=5)

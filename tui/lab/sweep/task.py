@@ -1,0 +1,112 @@
+"""The one task of a sweep: ``(config mapping, seed) -> result mapping``, plain data both ways.
+
+A worker process or a Dask worker imports this module by name and calls :func:`run_task`; the
+arguments and the result are plain JSON-able values, so nothing but data crosses processes or
+machines. Everything in a result except ``seconds`` depends only on the config and the seed
+(unless the config has a time limit, which the result flags with ``time_cut``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any, Final
+
+from engine import Config, GeneticAlgorithm, Snapshot
+
+RESULT_FIELDS: Final = (
+    "solved",
+    "generations",
+    "evaluations",
+    "seconds",
+    "stop_reason",
+    "conflicts",
+    "time_cut",
+)
+"""The keys of a result mapping."""
+
+DETERMINISTIC_FIELDS: Final = tuple(name for name in RESULT_FIELDS if name != "seconds")
+"""The keys that depend only on the config and the seed (when no time limit cut the run)."""
+
+
+@dataclass(frozen=True)
+class Task:
+    """One run to do: a cell's config fingerprint, its config mapping, and a seed."""
+
+    fingerprint: str
+    config: Mapping[str, Any]
+    seed: int
+    label: str | None = None
+
+    @property
+    def key(self) -> tuple[str, int]:
+        """What the result is kept under: (config fingerprint, seed)."""
+        return (self.fingerprint, self.seed)
+
+
+def run_task(
+    config: Mapping[str, Any],
+    seed: int,
+    record_to: str | None = None,
+    label: str | None = None,
+) -> dict[str, Any]:
+    """Run one config on one seed to its stop rule.
+
+    A run counts as solved when any generation had a solution, even when the config goes on
+    (DEAP's example runs its 100 generations); generations, evaluations and seconds are then
+    those of the first solved generation, else those at the stop.
+
+    Args:
+        config: The config's fields (a seed in it is ignored).
+        seed: The run's seed.
+        record_to: The path of a run store to record the whole run in (``--record-runs``;
+            a store this process can write), or ``None``.
+        label: The recorded run's label (the preset's name).
+
+    Returns:
+        ``solved``, ``generations``, ``evaluations``, ``seconds``, ``stop_reason``,
+        ``conflicts`` (the fewest any generation's best had: 0 when solved) and ``time_cut``
+        (whether the time limit, not a deterministic rule, ended the run); with
+        ``record_to``, also ``run_id``, the recorded run's id in that store.
+    """
+    algorithm = GeneticAlgorithm(Config.from_mapping({**config, "seed": seed}))
+    if record_to is not None:
+        return _run_recorded(algorithm, record_to, label)
+    return _run(algorithm, lambda snapshot: None)
+
+
+def _run_recorded(algorithm: GeneticAlgorithm, record_to: str, label: str | None) -> dict[str, Any]:
+    """:func:`_run`, with every generation recorded in the store at ``record_to``."""
+    from tui.lab.recorder import Recorder
+    from tui.lab.store import RunStore
+
+    with RunStore.open(record_to) as store:
+        recorder = Recorder(store, algorithm, label=label)
+        try:
+            result = _run(algorithm, recorder.record)
+        finally:
+            recorder.close()
+    return {**result, "run_id": recorder.run_id}
+
+
+def _run(algorithm: GeneticAlgorithm, on_step: Callable[[Snapshot], None]) -> dict[str, Any]:
+    """Step to the stop rule, calling ``on_step`` with each new snapshot; the result."""
+    snapshot = algorithm.snapshot
+    first_solved = snapshot if snapshot.solved else None
+    fewest = snapshot.best_conflicts
+    while algorithm.has_next():
+        snapshot = algorithm.step()
+        on_step(snapshot)
+        fewest = min(fewest, snapshot.best_conflicts)
+        if first_solved is None and snapshot.solved:
+            first_solved = snapshot
+    counted = first_solved if first_solved is not None else snapshot
+    return {
+        "solved": first_solved is not None,
+        "generations": int(counted.generation),
+        "evaluations": int(counted.evaluations),
+        "seconds": round(float(counted.elapsed), 6),
+        "stop_reason": snapshot.stop_reason,
+        "conflicts": int(fewest),
+        "time_cut": snapshot.stop_reason == "time-limit",
+    }
