@@ -18,6 +18,7 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Callable
+from functools import cache
 from typing import Any, Final
 
 from engine import GeneticAlgorithm, Snapshot
@@ -39,6 +40,7 @@ MAX_TIMED_SPACING: Final = 64
 """The spacing the cost rule may reach (the budget rule alone may go further)."""
 
 
+@cache
 def engine_version() -> str:
     """The installed queens-ga version (the engine's), for the record."""
     from importlib.metadata import PackageNotFoundError, version
