@@ -194,7 +194,11 @@ class Recorder:
             self._commit()
 
     def close(
-        self, status: str | None = None, *, keyframe: bool = True, stop_reason: str | None = None
+        self,
+        status: str | None = None,
+        *,
+        keyframe: bool | None = None,
+        stop_reason: str | None = None,
     ) -> None:
         """Commit everything and end the run's record.
 
@@ -202,15 +206,19 @@ class Recorder:
             status: ``finished`` or ``interrupted``; by default ``finished`` when a stop rule
                 fired, else ``interrupted``.
             keyframe: Keep the last state as a keyframe (only from the thread that steps the
-                run, once a step has completed: never after an interrupted step).
+                run, once a step has completed: never after an interrupted step). By default
+                only when a stop rule has fired: a run stopped from outside (Ctrl+C, an
+                exception) may have been stopped in the middle of a step.
             stop_reason: Why the run stopped, when it was stopped from outside the engine (a
                 time limit passing inside a generation); by default the engine's.
         """
         with self._lock:
             if self._closed:
                 return
-            self.flush(keyframe=keyframe)
             final = self._algorithm.snapshot
+            if keyframe is None:
+                keyframe = final.stop_reason is not None
+            self.flush(keyframe=keyframe)
             if status is None:
                 status = "finished" if final.stop_reason is not None else "interrupted"
             self._closed = True
