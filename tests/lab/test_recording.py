@@ -224,6 +224,8 @@ def test_resume_with_a_larger_budget_continues_the_same_run(store: RunStore) -> 
     with pytest.raises(StoreError, match="larger budget"):
         resume(store, run_id)
     resumed = resume(store, run_id, {"generations": 90})
+    # The computing time goes on from the record's, not from the re-stepping's.
+    assert resumed.algorithm.snapshot.elapsed == store.stats(run_id)["elapsed"][-1]
     while resumed.algorithm.has_next():
         resumed.recorder.record(resumed.algorithm.step())
     resumed.recorder.close()
