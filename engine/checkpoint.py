@@ -487,9 +487,10 @@ def _check_history_matches(checkpoint: Checkpoint, history: dict[str, npt.NDArra
         "entropy": column_entropy(population, config.n, ENCODINGS[config.encoding]),
     }
     for name, value in current.items():
-        if history[name][-1] != value:
+        last = history[name][-1].item()
+        if last != value:
             raise CheckpointError(
-                f"history.{name}", f"the last row says {history[name][-1]!r}, the state {value!r}"
+                f"history.{name}", f"the last row says {last!r}, the state {value!r}"
             )
     if history["generation"][0] != 0:
         return  # a partial history: the counters cannot be replayed

@@ -7,7 +7,6 @@ pulled, so pausing is not pulling and stepping is pulling one.
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import AsyncIterator
 
 from engine.algorithm import GeneticAlgorithm
@@ -27,5 +26,8 @@ async def snapshots(algorithm: GeneticAlgorithm, *, batch: int = 1) -> AsyncIter
         raise ValueError(f"batch: {batch!r} is not allowed; a whole number >= 1")
     yield algorithm.snapshot
     while algorithm.has_next():
+        # Imported here: asyncio (with ssl, socket, logging) costs a headless run's start-up.
+        import asyncio
+
         for snapshot in await asyncio.to_thread(algorithm.step_many, batch):
             yield snapshot

@@ -297,7 +297,10 @@ class QueensApp(RunControl, Repainting, RunKeys, ViewKeys, ScreenKeys, TimeKeys)
             return action == "quit"
         if action == "leave_form":
             return self.in_form()
-        # `end` (a priority key) must still move the cursor in the form's inputs.
+        # `end` (a priority key) must still move the cursor in the form's inputs, and in the
+        # population table while the run is live: it means "back to live" only in time travel.
+        if action == "go_live" and not self.travel.active:
+            return False
         return not (action in TIME_ACTIONS and self.in_form())
 
     def on_unmount(self) -> None:

@@ -16,7 +16,7 @@ import os
 import sys
 from collections.abc import Sequence
 
-from tui.commands import COMMANDS
+from tui.commands import add_parsers, chosen_command
 from tui.config_flags import config_flags, config_from_args
 from tui.entry import report_interruption
 from tui.exit_codes import EXIT_BROKEN_PIPE, EXIT_USAGE
@@ -44,8 +44,12 @@ class _VersionAction(argparse.Action):
         parser.exit()
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """The ``queens`` argument parser and its subcommands."""
+def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
+    """The ``queens`` argument parser and its subcommands.
+
+    With ``argv``, only the subcommand it names is built in full (its module imported); the
+    others are listed by name. Without, every subcommand is built.
+    """
     parser = argparse.ArgumentParser(
         prog="queens",
         description="Watch, steer and compare genetic algorithms on the N-Queens puzzle. "
@@ -56,8 +60,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action=_VersionAction)
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
-    for command in COMMANDS:
-        command.add_parser(commands)
+    add_parsers(commands, None if argv is None else chosen_command(list(argv)))
     return parser
 
 
@@ -66,7 +69,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     from engine import ConfigError
 
     try:
-        args = build_parser().parse_args(argv)
+        words = sys.argv[1:] if argv is None else list(argv)
+        args = build_parser(words).parse_args(words)
         if args.command is None:
             from tui.commands.dashboard import dashboard
 

@@ -154,14 +154,15 @@ def test_interrupted_solutions_json_prints_what_was_found(signum: int, code: int
         assert sorted(board) == list(range(14))
 
 
-def test_sigterm_closes_the_dashboard_and_restores_the_terminal() -> None:
+def test_sigterm_closes_the_dashboard_and_restores_the_terminal(tmp_path: Path) -> None:
     import os
     import pty
     import select
 
     pid, terminal = pty.fork()
-    if pid == 0:  # the child: the dashboard on a pseudo-terminal
+    if pid == 0:  # the child: the dashboard on a pseudo-terminal, its run store in tmp_path
         os.environ["TERM"] = "xterm-256color"
+        os.environ["QUEENS_STORE"] = str(tmp_path / "runs.sqlite3")
         command = queens_script()
         os.execv(command[0], command)
     screen = b""

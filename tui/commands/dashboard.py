@@ -30,8 +30,34 @@ def dashboard(
     """Open the dashboard (``config`` prefills the form; ``None``: the defaults).
 
     Runs are recorded in the run store unless ``record`` is false (the form can switch it).
+    SIGTERM closes the dashboard the way ``q`` does, so the terminal is given back as it was,
+    and the command exits 143.
     """
-    from tui.app import QueensApp
+    import asyncio
+    import signal
+    from types import FrameType
 
-    QueensApp(config=config, ascii=ascii_board, record=record, store=store).run()
+    from tui.app import QueensApp
+    from tui.entry import Terminated, report_interruption
+
+    app = QueensApp(config=config, ascii=ascii_board, record=record, store=store)
+    terminated = False
+
+    def close_on_sigterm(signum: int, frame: FrameType | None) -> None:
+        nonlocal terminated
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:  # the app's loop is not running (yet, or any more)
+            raise Terminated from None
+        terminated = True
+        # Not app.exit() here: a signal handler may run in the middle of the app's own code.
+        loop.call_soon_threadsafe(app.exit)
+
+    previous = signal.signal(signal.SIGTERM, close_on_sigterm)
+    try:
+        app.run()
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+    if terminated:
+        return report_interruption(Terminated())
     return EXIT_SOLVED

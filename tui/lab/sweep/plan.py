@@ -136,7 +136,7 @@ class SweepPlan:
     """A checked sweep: its axes, fixed fields, seeds and cells.
 
     Attributes:
-        axes: The swept dimensions with more than one value... or any value given as a list.
+        axes: The swept dimensions (a value given as a list is an axis, even of one value).
         fixed: Config fields set for every cell (as given, parsed).
         seeds: The seeds every cell runs.
         cells: Every configuration, in axis order (the first axis varies slowest).
