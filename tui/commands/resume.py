@@ -145,12 +145,19 @@ def solve_recorded(config: Config, as_json: bool, store_flag: str | None, label:
     config = with_seed(config)
     warn_when_first_population_overruns(config)
     with open_store(store_flag, create=True) as store:
-        algorithm = new_algorithm(config)
-        recorder = Recorder(store, algorithm, label=label)
+        recorder: Recorder | None = None
         try:
+            algorithm = new_algorithm(config)
+            recorder = Recorder(store, algorithm, label=label)
             final = record_to_stop(algorithm, recorder)
         except KeyboardInterrupt as interruption:
-            _print(_interrupted(algorithm), algorithm.config, recorder.run_id, as_json, {})
+            if recorder is None:  # before the first population was recorded
+                from tui.commands.solve import print_result
+
+                print_result(None, config, as_json)
+                sys.stdout.flush()
+            else:
+                _print(_interrupted(algorithm), algorithm.config, recorder.run_id, as_json, {})
             return report_interruption(interruption)
         return report(final, algorithm.config, recorder.run_id, as_json, {})
 
