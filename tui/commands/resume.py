@@ -8,7 +8,6 @@ recorded in the same run. The result prints as ``queens solve`` prints it, with 
 from __future__ import annotations
 
 import argparse
-import dataclasses
 import json
 import sys
 from typing import TYPE_CHECKING, Any
@@ -100,7 +99,7 @@ def record_to_stop(algorithm: GeneticAlgorithm, recorder: Recorder) -> Snapshot:
     limit passing inside a generation abandons it, as ``queens solve`` does.
     """
     from engine.termination import TIME_LIMIT
-    from tui.progress import GenerationDeadline, Progress
+    from tui.progress import GenerationDeadline, Progress, time_limit_passed
 
     completed = False
     try:
@@ -119,14 +118,9 @@ def record_to_stop(algorithm: GeneticAlgorithm, recorder: Recorder) -> Snapshot:
         if not completed:
             recorder.close("interrupted", keyframe=False)
     if deadline.passed:
-        last = algorithm.snapshot
-        print(
-            f"queens: the time limit passed during generation {last.generation + 1:,}; "
-            f"the result is generation {last.generation:,}",
-            file=sys.stderr,
-        )
+        last = time_limit_passed(algorithm.snapshot)
         recorder.close("finished", keyframe=False, stop_reason=TIME_LIMIT)
-        return dataclasses.replace(last, stop_reason=TIME_LIMIT)
+        return last
     recorder.close()
     return algorithm.snapshot
 
