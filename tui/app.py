@@ -14,22 +14,28 @@ engine goes. Everything is reachable with single keys.
 from __future__ import annotations
 
 from collections import deque
+from collections.abc import Callable
 from typing import ClassVar, Final
 
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
+from textual.command import Provider
 from textual.containers import Horizontal, Vertical
 from textual.events import Resize
-from textual.widgets import Footer, Static
+from textual.theme import Theme
+from textual.widgets import Footer
 
 from engine import Config
-from tui.actions import RunKeys, ScreenKeys, ViewKeys
+from tui.actions import PaletteActions, RunKeys, ScreenKeys, ViewKeys
 from tui.actions.time_keys import TIME_ACTIONS, TimeKeys
 from tui.history_series import HistorySeries
+from tui.palette import DashboardCommands
 from tui.repaint import FRAME_RATE, Repainting
 from tui.run_control import RunControl
 from tui.screens import RaceScreen, SolutionsScreen
+from tui.screens.too_small import TooSmallScreen
+from tui.settings import load_settings, save_setting
 from tui.time_travel import DashboardRecording, TimeTravel
 from tui.widgets import (
     Board,
@@ -52,13 +58,14 @@ TOP_SHARE: Final = 0.7
 """Of the rows below the status line, the board and chart take at most this share."""
 
 
-class QueensApp(RunControl, Repainting, RunKeys, ViewKeys, ScreenKeys, TimeKeys):
+class QueensApp(RunControl, Repainting, RunKeys, ViewKeys, ScreenKeys, TimeKeys, PaletteActions):
     """Watch, steer and compare genetic algorithms on the N-Queens puzzle."""
 
     CSS_PATH = "app.tcss"
     TITLE = "Queens GA lab"
-    ENABLE_COMMAND_PALETTE = False
-    """Every action has its own key; the palette's ctrl+p chord is unreliable over SSH."""
+    COMMANDS: ClassVar[set[type[Provider] | Callable[[], type[Provider]]]] = {DashboardCommands}
+    """Ctrl+p (a plain control character, so it works over SSH): every action, the presets,
+    themes, a screenshot."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("space", "toggle_run", "Run/Pause", id="toggle-run"),
@@ -218,7 +225,6 @@ class QueensApp(RunControl, Repainting, RunKeys, ViewKeys, ScreenKeys, TimeKeys)
                         yield FitnessPlot(id="plot")
                         yield ConflictList(id="conflicts")
                 yield PopulationTable(id="table")
-        yield Static("", id="too-small")
         yield Footer(compact=True)
         yield EngineRunner()
 
@@ -238,8 +244,9 @@ class QueensApp(RunControl, Repainting, RunKeys, ViewKeys, ScreenKeys, TimeKeys)
         self.top_row = self.query_one("#top", Horizontal)
         self.charts = self.query_one("#charts", Vertical)
         self.body = self.query_one("#body", Horizontal)
-        self.too_small = self.query_one("#too-small", Static)
+        self.footer = self.query_one(Footer)
         self._mounted = True
+        self._restore_theme()
         self.board.border_title = "Board"
         self.charts.border_title = "Fitness"
         self.charts.border_subtitle = legend_markup()
@@ -267,14 +274,29 @@ class QueensApp(RunControl, Repainting, RunKeys, ViewKeys, ScreenKeys, TimeKeys)
         n = self.latest.n if self.latest is not None else self.initial_config.n
         available = height - 3
         self.top_row.styles.height = max(10, min(n + 2, int(available * TOP_SHARE)))
-        too_small = width < MIN_WIDTH or height < MIN_HEIGHT
-        self.set_class(too_small, "-too-small")
         self.body.set_class(width < WIDE_WIDTH, "-compact")
-        if too_small:
-            self.too_small.update(
-                f"Terminal too small: {width}x{height}.\n"
-                f"The dashboard needs at least {MIN_WIDTH}x{MIN_HEIGHT}.\n\nq quits."
-            )
+        # At 80 columns the footer keeps `? Help` and `q Quit`; help names ctrl+p instead.
+        self.footer.show_command_palette = width >= WIDE_WIDTH
+        too_small = width < MIN_WIDTH or height < MIN_HEIGHT
+        showing = isinstance(self.screen, TooSmallScreen)
+        if too_small and showing:
+            self.screen.show_size(width, height)
+        elif too_small:
+            self.push_screen(TooSmallScreen(width, height, MIN_WIDTH, MIN_HEIGHT))
+        elif showing:
+            self.pop_screen()
+
+    def _restore_theme(self) -> None:
+        """The theme of the last session, then keep each change for the next."""
+        theme = load_settings().get("theme")
+        if theme in self.available_themes:
+            self.theme = theme
+        self.theme_changed_signal.subscribe(self, self._keep_theme)
+
+    def _keep_theme(self, theme: Theme) -> None:
+        problem = save_setting("theme", theme.name)
+        if problem is not None:
+            self.notify(f"The theme is not kept: {problem}", severity="warning", timeout=5)
 
     # Wiring -------------------------------------------------------------------------------
 
@@ -290,10 +312,10 @@ class QueensApp(RunControl, Repainting, RunKeys, ViewKeys, ScreenKeys, TimeKeys)
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """Escape only means something (and is only in the footer) inside the form.
 
-        On the solutions and race screens the dashboard's keys would act on a run out of
-        sight, so only quitting stays.
+        On the solutions and race screens, and while the terminal is too small, the
+        dashboard's keys would act on a run out of sight, so only quitting stays.
         """
-        if isinstance(self.screen, (SolutionsScreen, RaceScreen)):
+        if isinstance(self.screen, (SolutionsScreen, RaceScreen, TooSmallScreen)):
             return action == "quit"
         if action == "leave_form":
             return self.in_form()

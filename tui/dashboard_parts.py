@@ -12,7 +12,7 @@ from collections import deque
 from textual.app import App
 from textual.containers import Horizontal, Vertical
 from textual.reactive import var
-from textual.widgets import Static
+from textual.widgets import Footer
 
 from engine import Config, GeneticAlgorithm, Snapshot
 from tui.history_series import HistorySeries
@@ -66,7 +66,7 @@ class DashboardParts(App[None]):
     top_row: Horizontal
     charts: Vertical
     body: Horizontal
-    too_small: Static
+    footer: Footer
 
     # Run records (tui.time_travel, tui.actions.time_keys) ------------------------------------
     recording: DashboardRecording
@@ -113,8 +113,16 @@ class DashboardParts(App[None]):
         """The form's config or ``None`` (see :class:`tui.run_control.RunControl`)."""
         raise NotImplementedError
 
+    def action_new_run(self) -> None:
+        """Start a new run (see :class:`tui.actions.RunKeys`)."""
+        raise NotImplementedError
+
     def action_focus_form(self) -> None:
         """Open the form (see :class:`tui.actions.ViewKeys`)."""
+        raise NotImplementedError
+
+    def run_command(self) -> str | None:
+        """The command that reruns the run (see :class:`tui.actions.PaletteActions`)."""
         raise NotImplementedError
 
     def in_form(self) -> bool:

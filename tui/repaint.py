@@ -74,8 +74,13 @@ class Repainting(DashboardParts):
             self.rate = (last - first) / (end - start)
 
     def _paint_status(self) -> None:
+        algorithm = self.runner.algorithm
         self.status.show(
-            self.latest, rate=self.rate, speed=self.runner.speed_limit, state=self.run_state
+            self.latest,
+            rate=self.rate,
+            speed=self.runner.speed_limit,
+            state=self.run_state,
+            seed=None if algorithm is None else algorithm.seed,
         )
 
     def _paint_board(self) -> None:

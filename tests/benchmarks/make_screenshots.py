@@ -8,6 +8,8 @@ are hidden with ``frozen_clock`` so that re-running the script changes nothing.
 from __future__ import annotations
 
 import asyncio
+import os
+import tempfile
 import time
 from collections.abc import Awaitable, Callable
 from pathlib import Path
@@ -17,6 +19,7 @@ from textual.pilot import Pilot
 
 from engine import Config
 from tui.app import QueensApp
+from tui.settings import CONFIG_DIR_VARIABLE
 
 OUT: Final = Path(__file__).resolve().parents[2] / "screenshots"
 
@@ -113,7 +116,8 @@ async def capture(name: str, config: Config, size: tuple[int, int], script: Scri
 
 
 def main() -> None:
-    """Write every screenshot."""
+    """Write every screenshot (in the default theme: never the user's saved one)."""
+    os.environ[CONFIG_DIR_VARIABLE] = tempfile.mkdtemp(prefix="queens-screenshots-")
     OUT.mkdir(exist_ok=True)
     for name, config, size, script in SHOTS:
         path = asyncio.run(capture(name, config, size, script))

@@ -40,4 +40,8 @@ class ScreenKeys(DashboardParts):
             ("Solutions screen (s)", described(SolutionsScreen.BINDINGS)),
             ("Race screen (x)", described(RaceScreen.BINDINGS)),
         ]
-        self.push_screen(HelpScreen(sections))
+        notes = [("ctrl+p", "command palette: every action, presets, themes, screenshot")]
+        command = self.run_command()
+        if command is not None:
+            notes.insert(0, ("This run", f"reruns bit for bit: {command}"))
+        self.push_screen(HelpScreen(sections, notes))

@@ -44,18 +44,29 @@ class HelpScreen(ModalScreen[None]):
     }
     """
 
-    def __init__(self, sections: list[tuple[str, list[Binding]]]) -> None:
+    def __init__(
+        self,
+        sections: list[tuple[str, list[Binding]]],
+        notes: list[tuple[str, str]] | None = None,
+    ) -> None:
         """Args:
         sections: A title and the bindings of each part of the dashboard.
+        notes: Lines shown before the keys: a label and a text (the command that reruns
+            the run, the palette).
         """
         super().__init__()
         self.sections = sections
+        self.notes = notes or []
 
     def compose(self) -> ComposeResult:
         """One table, a block of rows per section."""
         table = Table(box=None, show_header=False, padding=(0, 1))
         table.add_column("key", style="bold", no_wrap=True)
         table.add_column("what")
+        for label, note in self.notes:
+            table.add_row(Text(label, style="underline"), Text(note, overflow="fold"))
+        if self.notes:
+            table.add_row("", "")
         for title, bindings in self.sections:
             table.add_row(Text(title, style="underline"), "")
             for binding in bindings:

@@ -8,17 +8,21 @@ own N with it, and the form says why N changed.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
 from textual import on
 from textual.message import Message
 from textual.widgets import Select
+from textual.widgets._select import SelectCurrent
 
 from engine import Config
 from engine.presets import PRESETS
 
-PROMPT: Final = "choose"
-"""What the select shows before a choice (and after the user edited the form)."""
+if TYPE_CHECKING:
+    from textual.widgets._select import NoSelection
+
+PROMPT: Final = "custom"
+"""What the select shows when the form is no preset (after the user edited it)."""
 
 
 @dataclass(frozen=True)
@@ -74,6 +78,19 @@ def preset_choice(name: str, n: int | None, seed: int | None = None) -> PresetCh
     return PresetChoice(name, preset.config(seed=seed), note)
 
 
+def matching_preset(config: Config) -> str | None:
+    """The preset the config is (at its N and seed), if any: what ``--preset NAME`` gave."""
+    for name, preset in PRESETS.items():
+        if preset.allowed_n is not None and config.n not in preset.allowed_n:
+            continue
+        try:
+            if preset.config(config.n, seed=config.seed) == config:
+                return name
+        except ValueError:
+            continue
+    return None
+
+
 def preset_options(n: int | None = None) -> list[tuple[str, str]]:
     """``(label, name)`` of every preset (of those that fit ``n``, if given), in order."""
     return [
@@ -107,10 +124,30 @@ class PresetSelect(Select[str]):
 
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(preset_options(), prompt=PROMPT, allow_blank=True, compact=True, id=id)
+        self._shown: str | None = None
+
+    def show_matching(self, name: str | None) -> None:
+        """Show the preset the form now is (``None``: custom) without filling the form again."""
+        if name == self._shown:
+            return
+        self._shown = name
+        if name is None:
+            self.clear()
+        else:
+            self.value = name
+
+    def _watch_value(self, value: str | NoSelection) -> None:
+        """The closed select shows the preset's name only: the list has room for summaries,
+        the form's column does not, and a cut name is no use."""
+        super()._watch_value(value)
+        if isinstance(value, str):
+            for current in self.query(SelectCurrent):
+                current.update(value)
 
     @on(Select.Changed)
     def _chosen(self, event: Select.Changed) -> None:
-        """Only a real choice is news; the form's other selects never see this one's changes."""
+        """Only a user's choice is news; the form's other selects never see this one's changes."""
         event.stop()
-        if isinstance(event.value, str):
+        if isinstance(event.value, str) and event.value != self._shown:
+            self._shown = event.value
             self.post_message(self.Chosen(self, event.value))
