@@ -19,6 +19,10 @@ import numpy as np
 from engine.crossover import CROSSOVERS, PERMUTATION_CROSSOVERS
 from engine.encodings import ENCODINGS
 from engine.fitness import FITNESS_SHAPES
+from engine.greedy_start import BYTES_PER_COLUMN as GREEDY_BYTES_PER_COLUMN
+from engine.greedy_start import ROUND_BYTES as GREEDY_ROUND_BYTES
+from engine.local_search import BYTES_PER_CHILD_GENE as SEARCH_BYTES_PER_CHILD_GENE
+from engine.local_search import ROUND_BYTES as SEARCH_ROUND_BYTES
 from engine.mutation import FREE_MUTATIONS, MUTATIONS
 from engine.selection import SELECTIONS
 from engine.solutions import KNOWN_TOTALS
@@ -516,6 +520,12 @@ def _evaluation_bound(config: Config) -> int | None:
     return min(bounds) if bounds else None
 
 
+def _add_need(needs: dict[str, tuple[int, str]], name: str, size: int, what: str) -> None:
+    """Add ``size`` bytes for ``what`` to the field ``name``'s share of the estimate."""
+    held, said = needs.get(name, (0, ""))
+    needs[name] = (held + size, f"{said} + {what}" if said else what)
+
+
 def memory_needs(config: Config) -> dict[str, tuple[int, str]]:
     """What a run may allocate, by the field that makes it grow: ``{field: (bytes, what)}``.
 
@@ -539,6 +549,22 @@ def memory_needs(config: Config) -> dict[str, tuple[int, str]]:
             name = "population"
         total = needs.get(name, (0, ""))[0] + moves * BYTES_PER_CANDIDATE
         needs[name] = (total, f"children x candidates = {moves:,} candidate moves")
+    if config.local_search > 0:
+        child_genes = children * n
+        name, _ = _blame(("population", children), ("n", n))
+        _add_need(
+            needs,
+            name,
+            child_genes * SEARCH_BYTES_PER_CHILD_GENE + SEARCH_ROUND_BYTES,
+            f"local search over {child_genes:,} child genes",
+        )
+    if config.greedy_start:
+        _add_need(
+            needs,
+            "n",
+            n * GREEDY_BYTES_PER_COLUMN + GREEDY_ROUND_BYTES,
+            f"greedy start over {n:,} columns",
+        )
     evaluated = _evaluation_bound(config)
     if evaluated is None and (config.time_limit is not None or config.stagnation is not None):
         return needs  # what is remembered grows with time: no count to estimate from

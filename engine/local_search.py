@@ -238,12 +238,13 @@ class _Search:
         individual, i = queens // n, queens % n
         other = individual * n + partners
         a, b = self.flat[queens], self.flat[other]
+        one = self.down.dtype.type(1)  # the counts' own dtype: numpy's fast path for ufunc.at
         for queen, column, old, new in ((queens, i, a, b), (other, partners, b, a)):
             old_down, old_up = self._cells(individual, old, column)
             new_down, new_up = self._cells(individual, new, column)
-            np.subtract.at(self.down, old_down, 1)
-            np.subtract.at(self.up, old_up, 1)
-            np.add.at(self.down, new_down, 1)
-            np.add.at(self.up, new_up, 1)
+            np.subtract.at(self.down, old_down, one)
+            np.subtract.at(self.up, old_up, one)
+            np.add.at(self.down, new_down, one)
+            np.add.at(self.up, new_up, one)
             self.down_cells[queen], self.up_cells[queen] = new_down, new_up
         self.flat[queens], self.flat[other] = b, a

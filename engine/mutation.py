@@ -273,8 +273,10 @@ def _recount_moved(
     for kind, size in enumerate(lines.sizes):
         old_cells = lines.cells[kind][individuals, positions]
         new_cells = new_lines[kind] + individuals * size
-        np.subtract.at(lines.occupancy[kind], old_cells, 1)
-        np.add.at(lines.occupancy[kind], new_cells, 1)
+        counts = lines.occupancy[kind]
+        one = counts.dtype.type(1)  # the counts' own dtype: numpy's fast path for ufunc.at
+        np.subtract.at(counts, old_cells, one)
+        np.add.at(counts, new_cells, one)
         lines.cells[kind][individuals, positions] = new_cells
     return BoardLines(cells=lines.cells, occupancy=lines.occupancy, sizes=lines.sizes)
 

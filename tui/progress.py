@@ -18,6 +18,7 @@ import secrets
 import signal
 import sys
 import time
+from collections.abc import Callable
 from types import FrameType, TracebackType
 from typing import Final
 
@@ -132,14 +133,39 @@ def run_to_stop(algorithm: GeneticAlgorithm) -> Snapshot:
             while algorithm.has_next():
                 algorithm.step()
     if deadline.passed:
-        last = algorithm.snapshot
-        print(
-            f"queens: the time limit passed during generation {last.generation + 1:,}; "
-            f"the result is generation {last.generation:,}",
-            file=sys.stderr,
-        )
-        return dataclasses.replace(last, stop_reason=TIME_LIMIT)
+        return time_limit_passed(algorithm.snapshot)
     return algorithm.snapshot
+
+
+def time_limit_passed(last: Snapshot) -> Snapshot:
+    """Say on stderr that the generation after ``last`` was abandoned; ``last``, stopped by time."""
+    print(
+        f"queens: the time limit passed during generation {last.generation + 1:,}; "
+        f"the result is generation {last.generation:,}",
+        file=sys.stderr,
+    )
+    return dataclasses.replace(last, stop_reason=TIME_LIMIT)
+
+
+def run_headless(config: Config, show: Callable[[Snapshot | None, Config], None]) -> Snapshot | int:
+    """Run ``config`` to its stop and return the final snapshot; interrupted, show what there is.
+
+    Interrupted (Ctrl+C, SIGTERM), ``show`` gets the last whole generation (``None`` before the
+    first population) and the config with its seed, and the exit code (130 or 143) is returned
+    instead of a snapshot.
+    """
+    from tui.entry import report_interruption
+
+    config = with_seed(config)
+    algorithm: GeneticAlgorithm | None = None
+    try:
+        warn_when_first_population_overruns(config)
+        algorithm = GeneticAlgorithm(config)
+        return run_to_stop(algorithm)
+    except KeyboardInterrupt as interruption:
+        show(None if algorithm is None else interrupted(algorithm.snapshot), config)
+        sys.stdout.flush()
+        return report_interruption(interruption)
 
 
 def with_seed(config: Config) -> Config:

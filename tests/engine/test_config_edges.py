@@ -161,3 +161,19 @@ def test_fitting_operators_refuses_an_unknown_encoding():
     with pytest.raises(ConfigError) as caught:
         fitting_operators("binary")
     assert caught.value.field == "encoding"
+
+
+def test_the_memory_estimate_counts_the_local_search_and_the_greedy_start() -> None:
+    from engine.greedy_start import BYTES_PER_COLUMN
+    from engine.local_search import BYTES_PER_CHILD_GENE
+
+    plain = Config(n=5000, population=20, mutation="swap", seed=1)
+    memetic = plain.replace(local_search=50, greedy_start=True)
+
+    def total(config: Config) -> int:
+        return sum(size for size, _ in memory_needs(config).values())
+
+    added = total(memetic) - total(plain)
+    assert added >= 20 * 5000 * BYTES_PER_CHILD_GENE + 5000 * BYTES_PER_COLUMN
+    described = " ".join(what for _, what in memory_needs(memetic).values())
+    assert "local search" in described and "greedy start" in described

@@ -207,7 +207,7 @@ def test_resume_equals_the_uninterrupted_run_for_every_stop_rule(
     assert live[-1].stop_reason == rule
     for stop_at in sorted({1, (len(live) - 1) // 2, len(live) - 2} - {0}):
         run_id, _, recorder = record(store, config, steps=stop_at, spacing=8)
-        recorder.close()  # Ctrl-C: the stop gets a keyframe
+        recorder.close()  # stopped from outside: no keyframe there, resume re-steps
         resumed = resume(store, run_id)
         while resumed.algorithm.has_next():
             resumed.recorder.record(resumed.algorithm.step())
@@ -224,6 +224,8 @@ def test_resume_with_a_larger_budget_continues_the_same_run(store: RunStore) -> 
     with pytest.raises(StoreError, match="larger budget"):
         resume(store, run_id)
     resumed = resume(store, run_id, {"generations": 90})
+    # The computing time goes on from the record's, not from the re-stepping's.
+    assert resumed.algorithm.snapshot.elapsed == store.stats(run_id)["elapsed"][-1]
     while resumed.algorithm.has_next():
         resumed.recorder.record(resumed.algorithm.step())
     resumed.recorder.close()

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Final
 
 from textual import on
+from textual.actions import SkipAction
 from textual.message import Message
 
 from engine import GeneticAlgorithm, Snapshot
@@ -106,9 +107,13 @@ class TimeKeys(DashboardParts):
         self.push_screen(GenerationPrompt(last), chosen)
 
     def action_go_live(self) -> None:
-        """Back to the live run (a replayed run: its last generation)."""
-        if not self.travel.active:
-            return
+        """Back to the live run (a replayed run: its last generation).
+
+        ``end`` is a priority key: outside time travel it goes on to the focused widget
+        (the table's last row, the end of a form field).
+        """
+        if not self.travel.active or self.in_form():
+            raise SkipAction
         if self.travel.replay_only:
             self._show_generation(self.travel.last_generation())
             return

@@ -8,7 +8,6 @@ recorded in the same run. The result prints as ``queens solve`` prints it, with 
 from __future__ import annotations
 
 import argparse
-import dataclasses
 import json
 import sys
 from typing import TYPE_CHECKING, Any
@@ -100,7 +99,7 @@ def record_to_stop(algorithm: GeneticAlgorithm, recorder: Recorder) -> Snapshot:
     limit passing inside a generation abandons it, as ``queens solve`` does.
     """
     from engine.termination import TIME_LIMIT
-    from tui.progress import GenerationDeadline, Progress
+    from tui.progress import GenerationDeadline, Progress, time_limit_passed
 
     completed = False
     try:
@@ -119,14 +118,9 @@ def record_to_stop(algorithm: GeneticAlgorithm, recorder: Recorder) -> Snapshot:
         if not completed:
             recorder.close("interrupted", keyframe=False)
     if deadline.passed:
-        last = algorithm.snapshot
-        print(
-            f"queens: the time limit passed during generation {last.generation + 1:,}; "
-            f"the result is generation {last.generation:,}",
-            file=sys.stderr,
-        )
+        last = time_limit_passed(algorithm.snapshot)
         recorder.close("finished", keyframe=False, stop_reason=TIME_LIMIT)
-        return dataclasses.replace(last, stop_reason=TIME_LIMIT)
+        return last
     recorder.close()
     return algorithm.snapshot
 
@@ -145,12 +139,19 @@ def solve_recorded(config: Config, as_json: bool, store_flag: str | None, label:
     config = with_seed(config)
     warn_when_first_population_overruns(config)
     with open_store(store_flag, create=True) as store:
-        algorithm = new_algorithm(config)
-        recorder = Recorder(store, algorithm, label=label)
+        recorder: Recorder | None = None
         try:
+            algorithm = new_algorithm(config)
+            recorder = Recorder(store, algorithm, label=label)
             final = record_to_stop(algorithm, recorder)
         except KeyboardInterrupt as interruption:
-            _print(_interrupted(algorithm), algorithm.config, recorder.run_id, as_json, {})
+            if recorder is None:  # before the first population was recorded
+                from tui.commands.solve import print_result
+
+                print_result(None, config, as_json)
+                sys.stdout.flush()
+            else:
+                _print(_interrupted(algorithm), algorithm.config, recorder.run_id, as_json, {})
             return report_interruption(interruption)
         return report(final, algorithm.config, recorder.run_id, as_json, {})
 

@@ -3,22 +3,14 @@
 from __future__ import annotations
 
 import argparse
-import sys
 from typing import Any
 
-from engine import Config, GeneticAlgorithm, Snapshot
+from engine import Config, Snapshot
 from engine.solutions import KNOWN_TOTALS
 from tui.commands.solve import collector_paused, json_text
 from tui.config_flags import add_config_flags, config_from_args
-from tui.entry import report_interruption
 from tui.exit_codes import EXIT_SOLVED, EXIT_UNSOLVED
-from tui.progress import (
-    INTERRUPTED,
-    interrupted,
-    run_to_stop,
-    warn_when_first_population_overruns,
-    with_seed,
-)
+from tui.progress import INTERRUPTED, run_headless
 
 
 def add_parser(commands: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -96,16 +88,9 @@ def find_solutions(config: Config, as_json: bool) -> int:
 
     Interrupted (Ctrl+C, SIGTERM), it prints what was found so far, then exits 130 or 143.
     """
-    config = with_seed(config.replace(harvest=True, stop_when_solved=False))
-    algorithm: GeneticAlgorithm | None = None
-    try:
-        warn_when_first_population_overruns(config)
-        algorithm = GeneticAlgorithm(config)
-        final = run_to_stop(algorithm)
-    except KeyboardInterrupt as interruption:
-        last = None if algorithm is None else interrupted(algorithm.snapshot)
-        print_solutions(last, config, as_json)
-        sys.stdout.flush()
-        return report_interruption(interruption)
-    print_solutions(final, config, as_json)
+    config = config.replace(harvest=True, stop_when_solved=False)
+    final = run_headless(config, lambda last, seeded: print_solutions(last, seeded, as_json))
+    if isinstance(final, int):
+        return final
+    print_solutions(final, config.replace(seed=final.seed), as_json)
     return EXIT_SOLVED if final.stop_reason == "all-found" else EXIT_UNSOLVED

@@ -3,22 +3,14 @@
 from __future__ import annotations
 
 import argparse
-import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any, Final
 
-from engine import Config, GeneticAlgorithm, Snapshot
+from engine import Config, Snapshot
 from tui.config_flags import add_config_flags, config_from_args
-from tui.entry import report_interruption
 from tui.exit_codes import EXIT_SOLVED, EXIT_UNSOLVED
-from tui.progress import (
-    INTERRUPTED,
-    interrupted,
-    run_to_stop,
-    warn_when_first_population_overruns,
-    with_seed,
-)
+from tui.progress import INTERRUPTED, run_headless
 from tui.store_access import add_record_flags, solve_recorded
 
 BOARD_PRINT_LIMIT: Final = 40
@@ -190,16 +182,8 @@ def solve(config: Config, as_json: bool) -> int:
 
     Interrupted (Ctrl+C, SIGTERM), it prints the result so far, then exits 130 or 143.
     """
-    config = with_seed(config)
-    algorithm: GeneticAlgorithm | None = None
-    try:
-        warn_when_first_population_overruns(config)
-        algorithm = GeneticAlgorithm(config)
-        final = run_to_stop(algorithm)
-    except KeyboardInterrupt as interruption:
-        last = None if algorithm is None else interrupted(algorithm.snapshot)
-        print_result(last, config, as_json)
-        sys.stdout.flush()
-        return report_interruption(interruption)
-    print_result(final, algorithm.config, as_json)
+    final = run_headless(config, lambda last, seeded: print_result(last, seeded, as_json))
+    if isinstance(final, int):
+        return final
+    print_result(final, config.replace(seed=final.seed), as_json)
     return EXIT_SOLVED if final.solved else EXIT_UNSOLVED

@@ -18,6 +18,7 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Callable
+from functools import cache
 from typing import Any, Final
 
 from engine import GeneticAlgorithm, Snapshot
@@ -35,10 +36,11 @@ KEYFRAME_SHARE: Final = 0.03
 """Keyframes may cost this share of the run's computing time: when one costs more than that
 share of the generations since the last, the spacing doubles (a fast run keyframes less
 often in generations, about as often in seconds)."""
-MAX_TIMED_SPACING: Final = 1024
+MAX_TIMED_SPACING: Final = 64
 """The spacing the cost rule may reach (the budget rule alone may go further)."""
 
 
+@cache
 def engine_version() -> str:
     """The installed queens-ga version (the engine's), for the record."""
     from importlib.metadata import PackageNotFoundError, version
@@ -192,7 +194,11 @@ class Recorder:
             self._commit()
 
     def close(
-        self, status: str | None = None, *, keyframe: bool = True, stop_reason: str | None = None
+        self,
+        status: str | None = None,
+        *,
+        keyframe: bool | None = None,
+        stop_reason: str | None = None,
     ) -> None:
         """Commit everything and end the run's record.
 
@@ -200,15 +206,19 @@ class Recorder:
             status: ``finished`` or ``interrupted``; by default ``finished`` when a stop rule
                 fired, else ``interrupted``.
             keyframe: Keep the last state as a keyframe (only from the thread that steps the
-                run, once a step has completed: never after an interrupted step).
+                run, once a step has completed: never after an interrupted step). By default
+                only when a stop rule has fired: a run stopped from outside (Ctrl+C, an
+                exception) may have been stopped in the middle of a step.
             stop_reason: Why the run stopped, when it was stopped from outside the engine (a
                 time limit passing inside a generation); by default the engine's.
         """
         with self._lock:
             if self._closed:
                 return
-            self.flush(keyframe=keyframe)
             final = self._algorithm.snapshot
+            if keyframe is None:
+                keyframe = final.stop_reason is not None
+            self.flush(keyframe=keyframe)
             if status is None:
                 status = "finished" if final.stop_reason is not None else "interrupted"
             self._closed = True

@@ -79,11 +79,15 @@ def resume(
     restepped = at - max((g for g in keyframes if g <= at), default=at)
     state = capture(algorithm)
     state["config"] = config.to_dict()
+    # Just captured from a checked run, so its digest may go: the computing time goes on from
+    # the record's (re-stepping took its own), and the dashboard gets the recorded history.
+    state.pop("digest", None)
+    recorded = store.stats(run_id, 0 if whole_history else at, at + 1)
+    if len(recorded["elapsed"]):
+        state["elapsed"] = float(recorded["elapsed"][-1])
     limit: int | None = HISTORY_LIMIT
     if whole_history:
-        # Just captured from a checked run: its digest may go, the recorded history comes in.
-        state.pop("digest", None)
-        state["history"] = store.stats(run_id, 0, at + 1)
+        state["history"] = recorded
         limit = None
     try:
         algorithm = restore(state, history_limit=limit)

@@ -488,7 +488,8 @@ class RunStore:
                 connection.executemany(
                     f"INSERT OR REPLACE INTO stats (run_id, {', '.join(STAT_FIELDS)}) "
                     f"VALUES (?{', ?' * len(STAT_FIELDS)})",
-                    [(run_id, *map(_plain, row)) for row in batch.stats],
+                    # Rows of Python numbers (a snapshot's stats are): no conversion.
+                    [(run_id, *row) for row in batch.stats],
                 )
             if batch.solutions:
                 (count,) = connection.execute(
