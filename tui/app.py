@@ -36,6 +36,7 @@ from tui.run_control import RunControl
 from tui.screens import RaceScreen, SolutionsScreen
 from tui.screens.too_small import TooSmallScreen
 from tui.settings import load_settings, save_setting
+from tui.showcase import SHOWCASE, SHOWCASE_SPEED
 from tui.time_travel import DashboardRecording, TimeTravel
 from tui.widgets import (
     Board,
@@ -47,6 +48,7 @@ from tui.widgets import (
     PopulationTable,
     StatusLine,
 )
+from tui.widgets.engine_runner import SPEED_LIMITS
 from tui.widgets.fitness_plot import legend_markup
 
 MIN_WIDTH: Final = 80
@@ -181,7 +183,8 @@ class QueensApp(RunControl, Repainting, RunKeys, ViewKeys, ScreenKeys, TimeKeys,
         replay: int | str | None = None,
     ) -> None:
         """Args:
-        config: Prefills the form (defaults: ``Config()``).
+        config: Prefills the form (``None``: the showcase run, :mod:`tui.showcase`, at its
+            opening speed limit).
         ascii: Draw queens as ``Q``/``X`` instead of chess symbols.
         frozen_clock: Hide wall-clock figures, for reproducible screenshots and tests.
         record: Record runs in the run store (the form's toggle starts so).
@@ -189,7 +192,8 @@ class QueensApp(RunControl, Repainting, RunKeys, ViewKeys, ScreenKeys, TimeKeys,
         replay: Open on this recorded run (an id, or a run file's path) in time travel.
         """
         super().__init__()
-        self.initial_config = config if config is not None else Config()
+        self.initial_config = config if config is not None else SHOWCASE
+        self.opening_speed = None if config is not None else SHOWCASE_SPEED
         self.ascii = ascii
         self.frozen_clock = frozen_clock
         self.latest = None
@@ -233,6 +237,8 @@ class QueensApp(RunControl, Repainting, RunKeys, ViewKeys, ScreenKeys, TimeKeys,
         # Held once, not queried each frame: cheaper, and messages still arriving while the app
         # closes find the widgets instead of failing a query on a removed screen.
         self.runner = self.query_one(EngineRunner)
+        if self.opening_speed is not None:
+            self.runner.set_speed(SPEED_LIMITS.index(self.opening_speed))
         self.runner.after_step = self.recording.observe
         self.board = self.query_one(Board)
         self.table = self.query_one(PopulationTable)

@@ -57,6 +57,13 @@ OPERATOR_FIELDS: Final = ("crossover", "mutation", "fitness")
 """The fields that must fit the encoding; chosen for it when the user names only the encoding."""
 
 
+def run_flags_given(args: argparse.Namespace) -> bool:
+    """Whether the command line names a preset or any config field."""
+    if getattr(args, "preset", None) is not None:
+        return True
+    return any(getattr(args, name, None) is not None for name in FIELDS)
+
+
 def config_from_args(args: argparse.Namespace) -> Config:
     """The config the flags describe, validated once as a whole.
 

@@ -10,7 +10,7 @@ from collections.abc import Awaitable, Callable
 
 import numpy as np
 import pytest
-from textual.widgets import Input
+from textual.widgets import Input, Select
 
 from engine import Config, GeneticAlgorithm
 from tui.app import QueensApp
@@ -43,11 +43,38 @@ async def test_opens_paused_at_generation_zero_with_the_form_prefilled() -> None
         assert app.board.n == 24
 
 
-async def test_default_app_uses_the_default_config() -> None:
+async def test_the_app_without_flags_opens_on_the_showcase_at_its_speed() -> None:
+    from tui.showcase import SHOWCASE, SHOWCASE_SPEED
+
     app = QueensApp()
     async with app.run_test(size=(100, 32)):
-        assert app.query_one("#field-n", Input).value == str(Config().n)
-        assert app.query_one("#field-population", Input).value == str(Config().population)
+        assert app.query_one("#field-n", Input).value == str(SHOWCASE.n)
+        assert app.query_one("#field-mutation", Select).value == SHOWCASE.mutation
+        assert app.runner.speed_limit == SHOWCASE_SPEED
+        assert app.board.n == SHOWCASE.n
+
+
+def test_the_showcase_evolves_for_a_while_and_solves() -> None:
+    from engine import GeneticAlgorithm
+    from tui.showcase import SHOWCASE, SHOWCASE_SPEED
+
+    generations = [
+        GeneticAlgorithm(SHOWCASE.replace(seed=seed, generations=2000)).run() for seed in range(3)
+    ]
+    assert all(final.solved for final in generations)
+    # Tens of seconds at the opening speed limit: something to watch, and an ending.
+    assert all(final.generation / SHOWCASE_SPEED >= 10 for final in generations)
+
+
+def test_queens_tui_without_run_flags_asks_for_the_showcase() -> None:
+    from tui.cli import build_parser
+    from tui.config_flags import run_flags_given
+
+    parse = build_parser().parse_args
+    assert not run_flags_given(parse(["tui"]))
+    assert not run_flags_given(parse(["tui", "--ascii"]))
+    assert run_flags_given(parse(["tui", "--n", "8"]))
+    assert run_flags_given(parse(["tui", "--preset", "sheppard"]))
 
 
 async def test_space_runs_and_pauses_without_losing_history(wait_for: WaitFor) -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 
 from engine import Config
-from tui.config_flags import add_config_flags, config_from_args
+from tui.config_flags import add_config_flags, config_from_args, run_flags_given
 from tui.exit_codes import EXIT_SOLVED
 from tui.store_access import add_dashboard_record_flags
 
@@ -21,7 +21,9 @@ def add_parser(commands: argparse._SubParsersAction) -> None:  # type: ignore[ty
 
 def run(args: argparse.Namespace) -> int:
     """Handle ``queens tui``."""
-    return dashboard(config_from_args(args), args.ascii, record=args.record, store=args.store)
+    # No run flag at all: the showcase run (``tui/showcase.py``), not the bare defaults.
+    config = config_from_args(args) if run_flags_given(args) else None
+    return dashboard(config, args.ascii, record=args.record, store=args.store)
 
 
 def dashboard(
