@@ -239,4 +239,9 @@ def main() -> int:
 
 if __name__ == "__main__":
     os.environ.setdefault("PYTHONUNBUFFERED", "1")
+    # The served dashboard records its run: into a throwaway store, never the user's, and in
+    # the default theme whatever the user saved.
+    scratch = tempfile.mkdtemp(prefix="queens-browser-shot-")
+    os.environ["QUEENS_STORE"] = os.path.join(scratch, "runs.sqlite3")
+    os.environ["QUEENS_GA_CONFIG_DIR"] = scratch
     sys.exit(main())

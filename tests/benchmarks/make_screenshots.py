@@ -101,6 +101,13 @@ SHOTS: Final[list[tuple[str, Config, tuple[int, int], Script]]] = [
         (100, 32),
         stepped,
     ),
+    (
+        # Exact Braille: one dot per square, 150 queens in 75 x 38 characters.
+        "dashboard-200x62-braille-150",
+        Config(n=150, population=40, seed=1, stop_when_solved=False),
+        (200, 62),
+        stepped,
+    ),
 ]
 """Name, seeded config, terminal size and how to reach the state to capture."""
 
