@@ -142,3 +142,26 @@ class RecordingRng:
     def drawn(self, method: str) -> list[np.ndarray]:
         """The values one method returned, in call order."""
         return [value for name, value in self.calls if name == method]
+
+
+SHEPPARD_FIELDS: Final = (
+    "encoding",
+    "fitness",
+    "selection",
+    "crossover",
+    "crossover_rate",
+    "children_per_couple",
+    "mutation",
+    "fallback",
+    "unique",
+    "survivor",
+)
+"""The fields that make a run Sheppard's GA (the rest are sizes and budgets)."""
+
+
+def sheppard_operators() -> dict[str, Any]:
+    """The ``sheppard`` preset's operators, to combine with a test's own small sizes."""
+    from engine.presets import preset_named
+
+    preset = preset_named("sheppard").config(8)
+    return {name: getattr(preset, name) for name in SHEPPARD_FIELDS}

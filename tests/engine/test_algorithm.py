@@ -6,7 +6,7 @@ import json
 
 import numpy as np
 import pytest
-from engine_reference import brute_conflicts, is_permutation_rows
+from engine_reference import brute_conflicts, is_permutation_rows, sheppard_operators
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
@@ -69,16 +69,7 @@ CONFIGS = {
     "sheppard-fallback": Config(
         **FAST,
         seed=8,
-        encoding="squares",
-        fitness="attacked",
-        selection="uniform",
-        crossover="one-gene",
-        crossover_rate=1.0,
-        children_per_couple=1,
-        mutation="reset-one",
-        fallback=True,
-        unique=True,
-        survivor="threshold",
+        **sheppard_operators(),
     ),
     "queens-ai": Config(
         **FAST,

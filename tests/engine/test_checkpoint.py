@@ -12,6 +12,7 @@ from typing import Any
 
 import numpy as np
 import pytest
+from engine_reference import sheppard_operators
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -29,16 +30,7 @@ CONFIGS: dict[str, Config] = {
     "sheppard": Config(
         **FAST,
         seed=3,
-        encoding="squares",
-        fitness="attacked",
-        selection="uniform",
-        crossover="one-gene",
-        crossover_rate=1.0,
-        children_per_couple=1,
-        mutation="reset-one",
-        fallback=True,
-        unique=True,
-        survivor="threshold",
+        **sheppard_operators(),
     ),
     "harvest": Config(**{**FAST, "n": 8}, seed=4, harvest=True, unique=True),
     "generational": Config(

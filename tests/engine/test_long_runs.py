@@ -8,6 +8,7 @@ from typing import Any
 
 import numpy as np
 import pytest
+from engine_reference import sheppard_operators
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -78,16 +79,7 @@ def test_the_hash_set_stays_at_most_half_full_as_it_grows():
             generations=120,
             stop_when_solved=False,
             seed=3,
-            encoding="squares",
-            fitness="attacked",
-            selection="uniform",
-            crossover="one-gene",
-            crossover_rate=1.0,
-            children_per_couple=1,
-            mutation="reset-one",
-            fallback=True,
-            unique=True,
-            survivor="threshold",
+            **sheppard_operators(),
         ),
     ],
 )
