@@ -14,9 +14,9 @@ Typical use::
 from __future__ import annotations
 
 from engine.algorithm import FinishedError, GeneticAlgorithm, stop_rules
-from engine.checkpoint import CheckpointError
-from engine.config import FIELDS, Config, ConfigError, fitting_operators
+from engine.config import FIELDS, Config, fitting_operators
 from engine.encodings import ENCODINGS, queens_of
+from engine.errors import CheckpointError, ConfigError
 from engine.snapshot import GenerationStats, History, Snapshot
 from engine.stream import snapshots
 

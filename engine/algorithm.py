@@ -16,12 +16,12 @@ from typing import Any
 
 import numpy as np
 
-from engine.checkpoint import Checkpoint, CheckpointError, read_checkpoint, state_digest
 from engine.config import Config
 from engine.conflicts import BoardLines
 from engine.crossover import CROSSOVERS
 from engine.diversity import column_entropy, unique_fraction
 from engine.encodings import ENCODINGS, Genomes
+from engine.errors import CheckpointError
 from engine.fitness import FITNESS_SHAPES, FloatArray, IntArray, Scored, evaluate, score_lines
 from engine.greedy_start import initial_population
 from engine.local_search import LocalSearchSettings, improve_children
@@ -316,6 +316,9 @@ class GeneticAlgorithm:
             Plain values (JSON-able when ``arrays`` is false), with a ``digest`` of them that
             :meth:`from_state` checks.
         """
+        # Loaded here, not at import: most runs are never saved (json, hashlib: ~3 ms of start-up).
+        from engine.checkpoint import Checkpoint, state_digest
+
         population = np.array(self._snapshot.population, dtype=np.int64)
         seen = self._seen.sorted()
         solutions = np.array(self.solutions.boards, dtype=np.int64)
@@ -377,6 +380,8 @@ class GeneticAlgorithm:
             CheckpointError: If anything in ``state`` is missing, mistyped, out of range or
                 inconsistent; its ``field`` names the first such field.
         """
+        from engine.checkpoint import read_checkpoint
+
         checkpoint = read_checkpoint(state)
         algorithm = cls.__new__(cls)
         algorithm._bind(checkpoint.config, history_limit)

@@ -31,9 +31,10 @@ from typing import Any, Final
 import numpy as np
 import numpy.typing as npt
 
-from engine.config import Config, ConfigError
+from engine.config import Config
 from engine.diversity import column_entropy, unique_fraction
 from engine.encodings import ENCODINGS, Genomes
+from engine.errors import CheckpointError, ConfigError
 from engine.fitness import FITNESS_SHAPES, FloatArray, IntArray, evaluate
 from engine.snapshot import INTEGER_COLUMNS, STAT_COLUMNS
 from engine.solutions import KNOWN_TOTALS, rows_by_column
@@ -59,21 +60,6 @@ BUDGET_FIELDS: Final = ("generations", "max_evals", "time_limit", "stagnation")
 
 _LARGEST_COUNT: Final = 2**62
 """Counts above this cannot be real (and would not fit the history's int64 columns)."""
-
-
-class CheckpointError(ValueError):
-    """A checkpoint that cannot be resumed.
-
-    Attributes:
-        field: The field at fault, dotted for nested ones (``config.n``, ``rng.state``,
-            ``history.elapsed``).
-        problem: What is wrong with it, and what was expected.
-    """
-
-    def __init__(self, field: str, problem: str) -> None:
-        self.field = field
-        self.problem = problem
-        super().__init__(f"checkpoint {field}: {problem}")
 
 
 @dataclass(frozen=True)

@@ -18,6 +18,7 @@ import numpy as np
 
 from engine.crossover import CROSSOVERS, PERMUTATION_CROSSOVERS
 from engine.encodings import ENCODINGS
+from engine.errors import ConfigError
 from engine.fitness import FITNESS_SHAPES
 from engine.greedy_start import BYTES_PER_COLUMN as GREEDY_BYTES_PER_COLUMN
 from engine.greedy_start import ROUND_BYTES as GREEDY_ROUND_BYTES
@@ -48,22 +49,6 @@ BYTES_PER_SOLUTION_GENE: Final = 8 * 2
 
 BYTES_PER_SOLUTION: Final = 8 * 6
 """Bytes the solution archive keeps per solution besides its genes: hashes and their merges."""
-
-
-class ConfigError(ValueError):
-    """A config value that is not allowed.
-
-    Attributes:
-        field: The config field (as on the command line, with dashes).
-        value: The value given.
-        allowed: What would be accepted.
-    """
-
-    def __init__(self, field: str, value: object, allowed: str) -> None:
-        self.field = field.replace("_", "-")
-        self.value = value
-        self.allowed = allowed
-        super().__init__(f"{self.field}: {value!r} is not allowed; {allowed}")
 
 
 def _meta(help_text: str, choices: tuple[str, ...] = ()) -> dict[str, Any]:

@@ -13,7 +13,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Final
 
-from engine.config import Config, ConfigError
+from engine.config import Config
+from engine.errors import ConfigError
 
 
 @dataclass(frozen=True)

@@ -7,7 +7,8 @@ from typing import Any
 
 import pytest
 
-from engine.config import FIELDS, Config, ConfigError, config_errors, parse_field
+from engine.config import FIELDS, Config, config_errors, parse_field
+from engine.errors import ConfigError
 
 
 def refusal(**values: Any) -> ConfigError:
