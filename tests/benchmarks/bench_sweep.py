@@ -31,7 +31,7 @@ from tui.lab.sweep.task import run_task
 RUNS: Final = 200
 """Short runs per measurement."""
 
-ROUNDS: Final = 5
+ROUNDS: Final = 7
 """Rounds of (1 worker, 2 workers) in section 1."""
 
 TICKS: Final = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
