@@ -210,21 +210,30 @@ class GeneticAlgorithm:
         per_couple = config.children_per_couple
         couples = -(-wanted // per_couple)
         picks = SELECTIONS[config.selection](fitness, 2 * couples, self.rng, config.tournament_size)
-        first, second = population[picks[0::2]], population[picks[1::2]]
         rate = 0.0 if self._mutating else config.crossover_rate
         crossed = self.rng.random(couples) < rate
         crossing = np.flatnonzero(crossed)
-        child_one, child_two = first.copy(), second.copy()
-        if crossing.size:
-            crossed_one, crossed_two = CROSSOVERS[config.crossover](
-                first[crossing], second[crossing], self.rng
-            )
-            child_one[crossing], child_two[crossing] = crossed_one, crossed_two
+        # One row per pick, couple k in rows 2k and 2k + 1: the children in their final order,
+        # gathered once (fancy indexing already copies; no stacking of two halves afterwards).
+        pairs = picks.reshape(couples, 2)
         if not config.clone_uncrossed:
-            child_one, child_two = child_one[crossing], child_two[crossing]
+            pairs, crossing = pairs[crossing], np.arange(crossing.size)
         if per_couple == 1:
-            return child_one[:wanted]
-        return np.stack([child_one, child_two], axis=1).reshape(-1, config.n)[:wanted]
+            children = population[pairs[:, 0]]
+            if crossing.size:
+                crossed_one, _ = CROSSOVERS[config.crossover](
+                    children[crossing], population[pairs[crossing, 1]], self.rng
+                )
+                children[crossing] = crossed_one
+            return children[:wanted]
+        children = population[pairs.reshape(-1)]
+        if crossing.size:
+            one, two = 2 * crossing, 2 * crossing + 1
+            crossed_one, crossed_two = CROSSOVERS[config.crossover](
+                children[one], children[two], self.rng
+            )
+            children[one], children[two] = crossed_one, crossed_two
+        return children[:wanted]
 
     def _harvest(self, population: Genomes, scored: Scored) -> tuple[Genomes, Scored]:
         """Record the population's solutions; with ``harvest``, replace them by newcomers."""
