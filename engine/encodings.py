@@ -12,8 +12,7 @@ Every encoding stores a population as a ``(P, N)`` integer array and decodes it 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Final
+from typing import Final, NamedTuple
 
 import numpy as np
 import numpy.typing as npt
@@ -24,8 +23,7 @@ Genomes = npt.NDArray[np.int64]
 GENE_DTYPE: Final = np.int64
 
 
-@dataclass(frozen=True)
-class Encoding:
+class Encoding(NamedTuple):
     """What a gene means, and which lines can hold more than one queen.
 
     Attributes:

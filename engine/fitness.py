@@ -27,8 +27,7 @@ squares.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
-from typing import Final
+from typing import Final, NamedTuple
 
 import numpy as np
 import numpy.typing as npt
@@ -43,8 +42,7 @@ STACKED_PENALTY: Final = 10_000
 """Sheppard's penalty for each queen placed on an already occupied square."""
 
 
-@dataclass(frozen=True)
-class Scored:
+class Scored(NamedTuple):
     """The evaluation of a batch of genomes: fitness (higher is better) and conflicts."""
 
     fitness: FloatArray
@@ -54,8 +52,7 @@ class Scored:
 ShapeFunction = Callable[[Genomes, BoardLines, int, Encoding], FloatArray]
 
 
-@dataclass(frozen=True)
-class FitnessShape:
+class FitnessShape(NamedTuple):
     """A named fitness shape.
 
     Attributes:

@@ -23,8 +23,7 @@ scanned again. Same ``rng`` state, same result.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Final
+from typing import Final, NamedTuple
 
 import numpy as np
 import numpy.typing as npt
@@ -50,8 +49,7 @@ ROUND_BYTES: Final = 12 * 8 * ROUND_ELEMENTS
 """Memory of one round's temporaries at most: about 12 int64 arrays of ROUND_ELEMENTS."""
 
 
-@dataclass(frozen=True)
-class LocalSearchSettings:
+class LocalSearchSettings(NamedTuple):
     """How hard the local search works on each child.
 
     Attributes:
@@ -63,8 +61,7 @@ class LocalSearchSettings:
     candidates: int
 
 
-@dataclass(frozen=True)
-class Improved:
+class Improved(NamedTuple):
     """What the local search returns.
 
     Attributes:

@@ -7,8 +7,7 @@ modifies its input. Permutation operators (swaps, inversion, scramble) keep perm
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Protocol
+from typing import NamedTuple, Protocol
 
 import numpy as np
 import numpy.typing as npt
@@ -25,8 +24,7 @@ from engine.encodings import Encoding, Genomes, random_integers
 BoolArray = npt.NDArray[np.bool_]
 
 
-@dataclass(frozen=True)
-class MutationSettings:
+class MutationSettings(NamedTuple):
     """What a mutation operator may need beyond the children.
 
     Attributes:

@@ -10,15 +10,13 @@ article is silent). Where we deviate, :attr:`Preset.deviations` says exactly how
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
-from typing import Any, Final
+from typing import Any, Final, NamedTuple
 
 from engine.config import Config
 from engine.errors import ConfigError
 
 
-@dataclass(frozen=True)
-class Preset:
+class Preset(NamedTuple):
     """A named, documented config.
 
     Attributes:

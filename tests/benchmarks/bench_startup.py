@@ -1,11 +1,14 @@
 """``make bench``: how long ``queens solve --n 8`` takes as a whole process, beside numpy's import.
 
-Prints figures; asserts nothing. The two commands run alternately (so a busy machine slows both
-alike), ``RUNS`` times each, and the medians are compared:
+Prints figures; asserts nothing. The commands run in turn, ``RUNS`` rounds (so a busy machine
+slows them alike), and each is compared with its round's numpy import:
 
 1. ``python -c "import numpy"``: the floor every run of the command pays.
-2. ``queens solve --n 8 --seed 1``: the installed console script, a whole solve included.
-3. The cost of printing a result for N = 10^6 (``--json`` and the human summary), measured on
+2. ``python -c "import numpy.random"``: the part of numpy a run cannot do without.
+3. ``queens solve --n 8 --seed 1``: the installed console script, a whole solve included; and
+   again with OpenBLAS allowed its thread pool (``queens`` asks for one thread: it never uses
+   BLAS), to show what that part saves.
+4. The cost of printing a result for N = 10^6 (``--json`` and the human summary), measured on
    a snapshot around a random permutation, since the default GA cannot reach that N in a
    benchmark's time.
 """
@@ -26,7 +29,7 @@ from contextlib import redirect_stdout
 from pathlib import Path
 from typing import Final
 
-RUNS: Final = 20
+RUNS: Final = 40
 HUGE_N: Final = 1_000_000
 
 
@@ -46,7 +49,7 @@ USER_ENVIRONMENT: Final = {
 (``__pycache__``), and without it every run recompiles the project (about 0.1 s here)."""
 
 
-def timed(command: Sequence[str]) -> tuple[float, float]:
+def timed(command: Sequence[str], environment: dict[str, str] | None = None) -> tuple[float, float]:
     """Seconds one run of ``command`` takes, start to exit: wall time, and CPU time (user +
     system) of the process, which a machine shared with other work disturbs less."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
@@ -55,7 +58,7 @@ def timed(command: Sequence[str]) -> tuple[float, float]:
         command,
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
-        env=USER_ENVIRONMENT,
+        env=USER_ENVIRONMENT if environment is None else environment,
         check=False,
     )
     wall = time.perf_counter() - started
@@ -65,31 +68,41 @@ def timed(command: Sequence[str]) -> tuple[float, float]:
 
 
 def startup_ratio() -> None:
-    """Median wall and CPU time of each command over alternating runs, and their ratios."""
-    numpy_only = [sys.executable, "-c", "import numpy"]
+    """Each command's time over alternating runs, as medians and as paired ratios.
+
+    The commands run one after another in rounds, and each round's times are divided by that
+    round's ``import numpy``: on this machine one core's speed changes by up to 1.7x from one
+    minute to the next, and a ratio of neighbours cancels that out where medians of each
+    command taken apart do not. Printed: the median of those ratios and its quartiles.
+    """
+    python = sys.executable
     solve = [*queens_command(), "solve", "--n", "8", "--seed", "1"]
-    timed(numpy_only), timed(solve)  # warm the file cache, write the bytecode
-    numpy_times: list[tuple[float, float]] = []
-    solve_times: list[tuple[float, float]] = []
+    # queens asks OpenBLAS for one thread (tui/entry.py); this row shows what that saves.
+    blas_pool = {**USER_ENVIRONMENT, "OPENBLAS_NUM_THREADS": str(os.cpu_count() or 1)}
+    commands: dict[str, tuple[list[str], dict[str, str] | None]] = {
+        "python -c 'import numpy'": ([python, "-c", "import numpy"], None),
+        "python -c 'import numpy.random'": ([python, "-c", "import numpy.random"], None),
+        "queens solve --n 8 --seed 1": (solve, None),
+        "  the same with OpenBLAS's threads": (solve, blas_pool),
+    }
+    for command, environment in commands.values():
+        timed(command, environment)  # warm the file cache, write the bytecode
+    times: dict[str, list[tuple[float, float]]] = {label: [] for label in commands}
     for _ in range(RUNS):
-        numpy_times.append(timed(numpy_only))
-        solve_times.append(timed(solve))
-    print(f"Start-up, median of {RUNS} alternating runs each (wall / CPU):")
-    medians = []
-    for label, times in (
-        ("python -c 'import numpy'", numpy_times),
-        ("queens solve --n 8 --seed 1", solve_times),
-    ):
-        wall = statistics.median(t[0] for t in times)
-        cpu = statistics.median(t[1] for t in times)
-        medians.append((wall, cpu))
-        print(f"  {label:28} {wall * 1000:7.1f} ms / {cpu * 1000:7.1f} ms")
-    (numpy_wall, numpy_cpu), (solve_wall, solve_cpu) = medians
-    print(
-        f"  ratio {solve_wall / numpy_wall:.2f}x wall "
-        f"({(solve_wall - numpy_wall) * 1000:+.1f} ms), "
-        f"{solve_cpu / numpy_cpu:.2f}x CPU ({(solve_cpu - numpy_cpu) * 1000:+.1f} ms)"
-    )
+        for label, (command, environment) in commands.items():
+            times[label].append(timed(command, environment))
+    print(f"Start-up, {RUNS} rounds of the commands in turn (wall / CPU, medians):")
+    floor = [wall for wall, _ in times["python -c 'import numpy'"]]
+    for label, runs in times.items():
+        wall = statistics.median(t[0] for t in runs)
+        cpu = statistics.median(t[1] for t in runs)
+        ratios = [t[0] / base for t, base in zip(runs, floor, strict=True)]
+        low, middle, high = statistics.quantiles(ratios, n=4)
+        print(
+            f"  {label:36} {wall * 1000:7.1f} ms / {cpu * 1000:7.1f} ms   "
+            f"{middle:.2f}x the numpy import (quartiles {low:.2f}-{high:.2f})"
+        )
+    print("  target: queens solve --n 8 within 1.3x of python -c 'import numpy'")
 
 
 def huge_output() -> None:
