@@ -185,7 +185,11 @@ def conflict_mutation(
 
 
 def conflict_mutation_counted(
-    genomes: Genomes, rng: np.random.Generator, settings: MutationSettings
+    genomes: Genomes,
+    rng: np.random.Generator,
+    settings: MutationSettings,
+    *,
+    in_place: bool = False,
 ) -> tuple[Genomes, BoardLines]:
     """Conflict-directed mutation that also returns the children's line counts.
 
@@ -196,12 +200,16 @@ def conflict_mutation_counted(
     Each move is scored exactly from the line counts, without re-evaluating the child, and
     the counts are then updated for the moves made, so the caller can score the children
     without counting their lines again.
+
+    With ``in_place``, the moves are made in ``genomes`` itself and it is returned: for a
+    caller that owns the children (the algorithm's are a fresh array), which saves a copy of
+    the whole batch. The draws and the result are the same.
     """
     count, n = genomes.shape
     encoding = settings.encoding
     lines = board_lines(genomes, n, encoding)
     if n < 2 or count == 0:
-        return genomes.copy(), lines
+        return (genomes if in_place else genomes.copy()), lines
     chosen = _chosen(count, settings.rate, rng)
     queen = _random_attacked_queen(lines.attacked(), rng)
     rows_of = np.arange(count)
@@ -232,15 +240,18 @@ def conflict_mutation_counted(
         moved = ((old_rows, old_columns, new_rows, new_columns),)
         change = _conflict_change(lines, moved, n, encoding)
     best = np.argmin(change, axis=1)
-    result = genomes.copy()
+    result = genomes if in_place else genomes.copy()
     targets = np.nonzero(chosen)[0]
     conflicts = lines.conflicts.copy()
     conflicts[targets] += change[targets, best[targets]]
     if encoding.is_permutation:
         other = partner[targets, best[targets]]
-        result[targets, queen[targets]] = genomes[targets, other]
-        result[targets, other] = genomes[targets, queen[targets]]
-        changed = (np.concatenate([targets, targets]), np.concatenate([queen[targets], other]))
+        moving = queen[targets]
+        # Both genes read before either is written: ``result`` may be ``genomes``.
+        gene_moving, gene_other = genomes[targets, moving], genomes[targets, other]
+        result[targets, moving] = gene_other
+        result[targets, other] = gene_moving
+        changed = (np.concatenate([targets, targets]), np.concatenate([moving, other]))
     else:
         result[targets, queen[targets]] = new_gene[targets, best[targets]]
         changed = (targets, queen[targets])
@@ -357,7 +368,12 @@ class CountedMutation(Protocol):
     """A mutation that hands over the line counts of the children it returns."""
 
     def __call__(
-        self, genomes: Genomes, rng: np.random.Generator, settings: MutationSettings
+        self,
+        genomes: Genomes,
+        rng: np.random.Generator,
+        settings: MutationSettings,
+        *,
+        in_place: bool = False,
     ) -> tuple[Genomes, BoardLines]: ...
 
 
