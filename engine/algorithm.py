@@ -17,7 +17,7 @@ from typing import Any
 import numpy as np
 
 from engine.config import Config
-from engine.conflicts import BoardLines
+from engine.conflicts import BoardLines, BoolArray
 from engine.crossover import CROSSOVERS
 from engine.diversity import column_entropy, unique_fraction
 from engine.encodings import ENCODINGS, Genomes
@@ -108,6 +108,8 @@ class GeneticAlgorithm:
         # one generation to the next: a fresh one each time costs more in page faults than in
         # copying (issue 11). The children are gathered straight into its lower part.
         self._union: Genomes = np.empty((0, config.n), dtype=np.int64)
+        # The last generation's line counts from the mutation, overwritten by the next one.
+        self._spare_lines: BoardLines | None = None
         self._mutation_settings = MutationSettings(
             rate=config.mutation_rate,
             n=config.n,
@@ -154,11 +156,12 @@ class GeneticAlgorithm:
             np.concatenate([current.fitness, scored.fitness])[survivors],
             np.concatenate([current.conflicts, scored.conflicts])[survivors],
         )
+        from_children = survivors >= current.population.shape[0]
         if self.config.survivor != "threshold":
-            improved = bool((survivors >= current.population.shape[0]).any())
+            improved = bool(from_children.any())
         # Sheppard's fallback: mutate only after a generation in which no child got in.
         self._mutating = self.config.fallback and not improved
-        population, scored = self._harvest(population, scored)
+        population, scored = self._harvest(population, scored, from_children)
         fitness, conflicts = scored.fitness, scored.conflicts
         self._generation += 1
         best = float(fitness.max())
@@ -210,8 +213,17 @@ class GeneticAlgorithm:
         if config.fallback and not self._mutating:
             pass  # a crossover generation of Sheppard's: no mutation
         elif (counted := COUNTED_MUTATIONS.get(config.mutation)) and not config.unique:
-            # The children are this generation's own fresh array: mutate them where they are.
-            children, lines = counted(children, self.rng, self._mutation_settings, in_place=True)
+            # The children are this generation's own array: mutate them where they are. The
+            # counts are only read within this generation (the conflicts are a new array), so
+            # the next generation may overwrite them.
+            children, lines = counted(
+                children,
+                self.rng,
+                self._mutation_settings,
+                in_place=True,
+                reuse=self._spare_lines,
+            )
+            self._spare_lines = lines
         else:
             children = MUTATIONS[config.mutation](children, self.rng, self._mutation_settings)
         if config.local_search:
@@ -264,9 +276,18 @@ class GeneticAlgorithm:
             children[one], children[two] = crossed_one, crossed_two
         return children[:wanted]
 
-    def _harvest(self, population: Genomes, scored: Scored) -> tuple[Genomes, Scored]:
-        """Record the population's solutions; with ``harvest``, replace them by newcomers."""
-        solved = np.flatnonzero(scored.conflicts == 0)
+    def _harvest(
+        self, population: Genomes, scored: Scored, new: BoolArray | None = None
+    ) -> tuple[Genomes, Scored]:
+        """Record the population's solutions; with ``harvest``, replace them by newcomers.
+
+        ``new`` marks the rows that may hold a solution not recorded yet (``None``: any row).
+        Without ``harvest``, only children can: every parent was recorded when it joined.
+        """
+        unrecorded = scored.conflicts == 0
+        if new is not None and not self.config.harvest:
+            unrecorded &= new
+        solved = np.flatnonzero(unrecorded)
         if solved.size == 0:
             return population, scored
         self.solutions.record(

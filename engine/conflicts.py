@@ -152,18 +152,24 @@ def line_indices(
     return tuple(k[0] for k in kinds), tuple(k[1] for k in kinds)
 
 
-def board_lines(genomes: Genomes, n: int, encoding: Encoding) -> BoardLines:
+def board_lines(
+    genomes: Genomes, n: int, encoding: Encoding, *, reuse: BoardLines | None = None
+) -> BoardLines:
     """Count the queens on every line of every individual: one ``bincount`` per kind of line.
 
     Args:
         genomes: A ``(P, N)`` population.
         n: The board size.
         encoding: How to read the genes.
+        reuse: Counts of an earlier batch that nobody uses any more: when their arrays have
+            the right shapes they are overwritten instead of allocating new ones (a run counts
+            the same shapes every generation, and fresh arrays of that size cost page faults).
 
     Returns:
         The cell of every queen and the occupancy of every line.
     """
     size = genomes.shape[0]
+    dtype = count_dtype(n)
     if encoding.name == "squares":
         rows, columns = encoding.decode(genomes, n)
         index, sizes = line_indices(rows, columns, n, encoding)
@@ -175,12 +181,38 @@ def board_lines(genomes: Genomes, n: int, encoding: Encoding) -> BoardLines:
         # The gene is the row and the column is the gene's position, so each cell is the gene
         # plus a constant that depends only on the shape: one addition per kind of line.
         bases, sizes = _column_bases(size, n, encoding.rows_can_clash)
+        if reuse is not None and _reusable(reuse, genomes.shape, sizes, dtype):
+            for base, cell, flat in zip(bases, reuse.cells, reuse.occupancy, strict=True):
+                np.add(genomes, base, out=cell)
+                flat.fill(0)
+                np.add.at(flat, cell.ravel(), dtype(1))
+            return BoardLines(cells=reuse.cells, occupancy=reuse.occupancy, sizes=sizes)
         cells = tuple(genomes + base for base in bases)
-    dtype = count_dtype(n)
     occupancy = tuple(
         _count_cells(cell, size * lines, dtype) for cell, lines in zip(cells, sizes, strict=True)
     )
     return BoardLines(cells=cells, occupancy=occupancy, sizes=sizes)
+
+
+def _reusable(
+    lines: BoardLines,
+    shape: tuple[int, ...],
+    sizes: tuple[int, ...],
+    dtype: type[np.signedinteger[Any]],
+) -> bool:
+    """Whether ``lines``'s arrays can hold the counts of a batch of ``shape`` (see board_lines)."""
+    return (
+        lines.sizes == sizes
+        and all(
+            cell.shape == shape and cell.dtype == np.int64 and cell.flags.c_contiguous
+            for cell in lines.cells
+        )
+        and all(
+            flat.shape == (shape[0] * lines,) and flat.dtype == dtype and flat.flags.writeable
+            for flat, lines in zip(lines.occupancy, sizes, strict=True)
+        )
+        and all(cell.flags.writeable for cell in lines.cells)
+    )
 
 
 def count_dtype(n: int) -> type[np.signedinteger[Any]]:

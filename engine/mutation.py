@@ -190,6 +190,7 @@ def conflict_mutation_counted(
     settings: MutationSettings,
     *,
     in_place: bool = False,
+    reuse: BoardLines | None = None,
 ) -> tuple[Genomes, BoardLines]:
     """Conflict-directed mutation that also returns the children's line counts.
 
@@ -203,11 +204,13 @@ def conflict_mutation_counted(
 
     With ``in_place``, the moves are made in ``genomes`` itself and it is returned: for a
     caller that owns the children (the algorithm's are a fresh array), which saves a copy of
-    the whole batch. The draws and the result are the same.
+    the whole batch. ``reuse``: line counts the caller no longer needs (those this returned a
+    generation ago), whose arrays are overwritten (see :func:`engine.conflicts.board_lines`).
+    The draws and the result are the same either way.
     """
     count, n = genomes.shape
     encoding = settings.encoding
-    lines = board_lines(genomes, n, encoding)
+    lines = board_lines(genomes, n, encoding, reuse=reuse)
     if n < 2 or count == 0:
         return (genomes if in_place else genomes.copy()), lines
     chosen = _chosen(count, settings.rate, rng)
@@ -374,6 +377,7 @@ class CountedMutation(Protocol):
         settings: MutationSettings,
         *,
         in_place: bool = False,
+        reuse: BoardLines | None = None,
     ) -> tuple[Genomes, BoardLines]: ...
 
 
