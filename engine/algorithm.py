@@ -140,7 +140,7 @@ class GeneticAlgorithm:
             raise FinishedError(f"the run has stopped: {self._snapshot.stop_reason}")
         started = time.perf_counter()
         current = self._snapshot
-        children, scored = self._offspring(current.population, current.fitness)
+        children, scored = self._offspring(current.population, current.fitness, current.conflicts)
         self._evaluations += children.shape[0]
         improved = children.shape[0] > 0
         if self.config.survivor == "threshold":
@@ -205,10 +205,12 @@ class GeneticAlgorithm:
             self.step()
         return self._snapshot
 
-    def _offspring(self, population: Genomes, fitness: FloatArray) -> tuple[Genomes, Scored]:
+    def _offspring(
+        self, population: Genomes, fitness: FloatArray, conflicts: IntArray
+    ) -> tuple[Genomes, Scored]:
         """This generation's children, mutated, filtered for uniqueness and evaluated."""
         config = self.config
-        children = self._cross(population, fitness)
+        children, known = self._cross(population, fitness, conflicts)
         lines: BoardLines | None = None
         if config.fallback and not self._mutating:
             pass  # a crossover generation of Sheppard's: no mutation
@@ -222,6 +224,7 @@ class GeneticAlgorithm:
                 self._mutation_settings,
                 in_place=True,
                 reuse=self._spare_lines,
+                known=known,
             )
             self._spare_lines = lines
         else:
@@ -235,12 +238,18 @@ class GeneticAlgorithm:
             return children, evaluate(children, config.n, self.encoding, self.shape)
         return children, score_lines(children, lines, config.n, self.encoding, self.shape)
 
-    def _cross(self, population: Genomes, fitness: FloatArray) -> Genomes:
+    def _cross(
+        self, population: Genomes, fitness: FloatArray, conflicts: IntArray
+    ) -> tuple[Genomes, IntArray]:
         """Selection and crossover: this generation's children, before mutation.
 
         Couples are consecutive picks. A couple crosses with the crossover rate (never in a
         mutation generation of Sheppard's fallback); one that does not passes on copies of
         itself, or nothing when ``clone_uncrossed`` is off (queens_AI).
+
+        Returns:
+            The children, and their conflicts where they are known: a copy of a parent has
+            its parent's; a crossed child has ``-1``.
         """
         config = self.config
         wanted = config.children_per_generation
@@ -256,25 +265,27 @@ class GeneticAlgorithm:
         if not config.clone_uncrossed:
             pairs, crossing = pairs[crossing], np.arange(crossing.size)
         if per_couple == 1:
-            children = population[pairs[:, 0]]
+            children, known = population[pairs[:, 0]], conflicts[pairs[:, 0]]
             if crossing.size:
                 crossed_one, _ = CROSSOVERS[config.crossover](
                     children[crossing], population[pairs[crossing, 1]], self.rng
                 )
-                children[crossing] = crossed_one
-            return children[:wanted]
+                children[crossing], known[crossing] = crossed_one, -1
+            return children[:wanted], known[:wanted]
         rows = pairs.reshape(-1)
         slot = self._children_slot(population.shape[0], rows.shape[0])
         # mode="clip" (the picks are in range anyway): with the default mode, numpy gathers
         # into a hidden temporary and copies that into ``out``.
         children = np.take(population, rows, axis=0, out=slot, mode="clip")
+        known = conflicts[rows]
         if crossing.size:
             one, two = 2 * crossing, 2 * crossing + 1
             crossed_one, crossed_two = CROSSOVERS[config.crossover](
                 children[one], children[two], self.rng
             )
             children[one], children[two] = crossed_one, crossed_two
-        return children[:wanted]
+            known[one], known[two] = -1, -1
+        return children[:wanted], known[:wanted]
 
     def _harvest(
         self, population: Genomes, scored: Scored, new: BoolArray | None = None

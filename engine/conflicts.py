@@ -98,6 +98,20 @@ def with_known_conflicts(lines: BoardLines, conflicts: IntArray) -> BoardLines:
     return known
 
 
+def row_conflicts(lines: BoardLines, individuals: IntArray) -> IntArray:
+    """Attacking pairs of some individuals only: :attr:`BoardLines.conflicts` at ``individuals``.
+
+    The same sum of squared line counts, over the rows of those individuals alone (a child
+    that is a copy of its parent already knows its conflicts).
+    """
+    n = lines.cells[0].shape[1]
+    total = np.zeros(individuals.shape[0], dtype=np.int64)
+    for counts in lines.counts:
+        rows = counts[individuals]
+        total += np.einsum("ij,ij->i", rows, rows, dtype=np.int64)
+    return np.asarray((total - len(lines.sizes) * n) // 2, dtype=np.int64)
+
+
 def swap_change(
     lines: BoardLines, individual: IntArray, i: IntArray, a: IntArray, j: IntArray, b: IntArray
 ) -> IntArray:

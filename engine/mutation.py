@@ -16,12 +16,14 @@ from engine.conflicts import (
     BoardLines,
     board_lines,
     line_indices,
+    row_conflicts,
     swap_change,
     with_known_conflicts,
 )
 from engine.encodings import Encoding, Genomes, random_integers
 
 BoolArray = npt.NDArray[np.bool_]
+IntArray = npt.NDArray[np.int64]
 
 
 class MutationSettings(NamedTuple):
@@ -191,6 +193,7 @@ def conflict_mutation_counted(
     *,
     in_place: bool = False,
     reuse: BoardLines | None = None,
+    known: IntArray | None = None,
 ) -> tuple[Genomes, BoardLines]:
     """Conflict-directed mutation that also returns the children's line counts.
 
@@ -206,7 +209,9 @@ def conflict_mutation_counted(
     caller that owns the children (the algorithm's are a fresh array), which saves a copy of
     the whole batch. ``reuse``: line counts the caller no longer needs (those this returned a
     generation ago), whose arrays are overwritten (see :func:`engine.conflicts.board_lines`).
-    The draws and the result are the same either way.
+    ``known``: the conflicts of ``genomes`` where the caller knows them (a child that is a copy
+    of its parent), ``-1`` elsewhere; only the others are summed from the counts. The draws
+    and the result are the same either way.
     """
     count, n = genomes.shape
     encoding = settings.encoding
@@ -245,7 +250,12 @@ def conflict_mutation_counted(
     best = np.argmin(change, axis=1)
     result = genomes if in_place else genomes.copy()
     targets = np.nonzero(chosen)[0]
-    conflicts = lines.conflicts.copy()
+    if known is None:
+        conflicts = lines.conflicts.copy()
+    else:
+        conflicts = np.array(known, dtype=np.int64)
+        unknown = np.flatnonzero(conflicts < 0)
+        conflicts[unknown] = row_conflicts(lines, unknown)
     conflicts[targets] += change[targets, best[targets]]
     if encoding.is_permutation:
         other = partner[targets, best[targets]]
@@ -378,6 +388,7 @@ class CountedMutation(Protocol):
         *,
         in_place: bool = False,
         reuse: BoardLines | None = None,
+        known: IntArray | None = None,
     ) -> tuple[Genomes, BoardLines]: ...
 
 
