@@ -128,22 +128,28 @@ def swap_change(
     less) and one after (putting the second down gains one more), so 2 more in all.
     """
     down, up = lines.occupancy
-    n = (lines.sizes[0] + 1) // 2
-    base = individual * lines.sizes[0] + (n - 1)
+    lines_per_kind = lines.sizes[0]
+    n = (lines_per_kind + 1) // 2
+    # Cell indices built from as few whole-array operations as possible: at small N the
+    # number of numpy calls, not the data, is the cost (issue 11).
+    up_base = individual * lines_per_kind
+    down_base = up_base + (n - 1)
+    b_down, b_up = down_base + b, up_base + b
+    a_down, a_up = down_base + a, up_base + a
+    lost_down, lost_up = b_down - j, b_up + j  # the partner's lines (row b, column j)
+    left_down, left_up = a_down - i, a_up + i  # the moving queen's lines (row a, column i)
     gained = (
-        np.take(down, base + b - i)
-        + np.take(down, base + a - j)
-        + np.take(up, base - (n - 1) + b + i)
-        + np.take(up, base - (n - 1) + a + j)
+        np.take(down, b_down - i)
+        + np.take(down, a_down - j)
+        + np.take(up, b_up + i)
+        + np.take(up, a_up + j)
     )
-    lost = (
-        np.take(down, base + a - i)
-        + np.take(down, base + b - j)
-        + np.take(up, base - (n - 1) + a + i)
-        + np.take(up, base - (n - 1) + b + j)
-    )
-    same_diagonal = np.abs(a - b) == np.abs(i - j)
-    return np.asarray(gained - lost + 4 + 2 * same_diagonal, dtype=np.int64)
+    lost = np.take(down, lost_down) + np.take(up, lost_up)
+    lost_here = np.take(down, left_down) + np.take(up, left_up)
+    # |a - b| == |i - j|: the two queens share their down (a - i == b - j) or their up
+    # (a + i == b + j) diagonal; never both, since i != j.
+    same_diagonal = (lost_down == left_down) | (lost_up == left_up)
+    return np.asarray(gained - lost - lost_here + 4 + 2 * same_diagonal, dtype=np.int64)
 
 
 def line_indices(

@@ -91,24 +91,26 @@ def order_crossover(
     point, as in Eiben & Smith's description.
     """
     count, n = first.shape
-    _, high, inside = _segments(count, n, rng)
+    low, high, inside = _segments(count, n, rng)
     # Both children in one pass over 2K rows (the first K keep ``first``'s segment), with flat
     # indices: half the numpy calls of two passes, each row computed exactly as alone.
     keeper = np.concatenate([first, second])
     donor = np.concatenate([second, first])
-    after = np.concatenate([high, high])[:, None]
     inside = np.concatenate([inside, inside])
+    outside = np.concatenate([n - (high - low)] * 2)[:, None]  # genes taken from the donor
     offsets = np.arange(0, keeper.size, n, dtype=np.int64)[:, None]
-    # The donor read from just after the segment, wrapping around.
-    start = (np.arange(n)[None, :] + after) % n
+    # Each row's positions from just after its segment, wrapping around, as flat indices:
+    # where the donor is read, and (the first ``outside`` of them) where the child is filled.
+    around = (np.arange(n)[None, :] + np.concatenate([high, high])[:, None]) % n + offsets
     taken = np.zeros(keeper.size, dtype=bool)
     taken[keeper + offsets] = inside  # each row of a permutation holds each value once
-    read = np.take(donor, start + offsets)
+    read = np.take(donor, around)
     keep = ~np.take(taken, read + offsets)
     # The k-th gene kept goes to the k-th place after the segment, wrapping around.
-    place = (np.cumsum(keep, axis=1) - 1 + after) % n
     result = np.where(inside, keeper, 0)
-    result.reshape(-1)[(place + offsets)[keep]] = read[keep]
+    # (np.compress: several times faster than boolean indexing with a random mask.)
+    filled = np.compress((np.arange(n)[None, :] < outside).ravel(), around)
+    result.reshape(-1)[filled] = np.compress(keep.ravel(), read)
     return result[:count], result[count:]
 
 

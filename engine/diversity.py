@@ -58,11 +58,11 @@ def column_entropy(genomes: Genomes, n: int, encoding: Encoding) -> float:
         block = max(1, _BLOCK_GENES // n)
         for start in range(0, size, block):
             np.add.at(cells, (rows[start : start + block] + offsets).ravel(), np.int64(1))
-        counts = cells[cells > 0]
+        counts = np.compress(cells > 0, cells)  # several times faster than cells[cells > 0]
         if size <= _TABLE_SIZES:
             # Each share's term s * log(s) looked up by its count: the same numbers, in the
             # same order, as computing them one by one, so the same sum.
-            total = -_share_terms(size)[counts - 1].sum()
+            total = -_share_terms(size).take(counts - 1).sum()
         else:
             share = counts / size
             total = -(share * np.log(share)).sum()

@@ -219,7 +219,7 @@ def conflict_mutation_counted(
     if n < 2 or count == 0:
         return (genomes if in_place else genomes.copy()), lines
     chosen = _chosen(count, settings.rate, rng)
-    queen = _random_attacked_queen(lines.attacked(), rng)
+    queen = _random_attacked_queen(_attacked(lines), rng)
     rows_of = np.arange(count)
     tries = settings.candidates
     if encoding.is_permutation:
@@ -303,6 +303,15 @@ def _recount_moved(
     return BoardLines(cells=lines.cells, occupancy=lines.occupancy, sizes=lines.sizes)
 
 
+def _attacked(lines: BoardLines) -> BoolArray:
+    """:meth:`BoardLines.attacked` in fewer passes: a queen shares a line with another exactly
+    when its line counts (each at least 1, itself) add up to more than the kinds of line."""
+    total = np.take(lines.occupancy[0], lines.cells[0])
+    for flat, cells in zip(lines.occupancy[1:], lines.cells[1:], strict=True):
+        total += np.take(flat, cells)
+    return np.asarray(total > len(lines.sizes), dtype=bool)
+
+
 def _random_attacked_queen(attacked: BoolArray, rng: np.random.Generator) -> Genomes:
     """Per row, a uniformly random attacked queen; a uniformly random queen where none is.
 
@@ -311,7 +320,7 @@ def _random_attacked_queen(attacked: BoolArray, rng: np.random.Generator) -> Gen
     """
     count, n = attacked.shape
     flat = np.flatnonzero(attacked)
-    per_row = np.bincount(flat // n, minlength=count)
+    per_row = np.count_nonzero(attacked, axis=1)
     first = np.cumsum(per_row) - per_row
     draw = np.asarray(rng.random(count), dtype=np.float64)
     queen = np.floor(draw * n).astype(np.int64)

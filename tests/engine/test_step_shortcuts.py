@@ -144,3 +144,12 @@ def test_entropy_is_bit_for_bit_the_plain_sum(size, n, converged):
 def test_entropy_of_integer_genomes_is_bit_for_bit_the_plain_sum():
     genomes = population("integer", 500, 20, 4)
     assert column_entropy(genomes, 20, INTEGER) == plain_entropy(genomes, 20)
+
+
+@pytest.mark.parametrize("encoding_name", ["permutation", "integer", "squares"])
+@pytest.mark.parametrize("n", [2, 7, 40])
+def test_attacked_from_summed_counts_equals_the_counts_test(encoding_name, n):
+    from engine.mutation import _attacked
+
+    lines = board_lines(population(encoding_name, 60, n, n), n, ENCODINGS[encoding_name])
+    np.testing.assert_array_equal(_attacked(lines), lines.attacked())
