@@ -9,7 +9,6 @@ individuals.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from functools import cached_property, lru_cache
 from typing import Any
 
@@ -22,7 +21,6 @@ IntArray = npt.NDArray[np.int64]
 BoolArray = npt.NDArray[np.bool_]
 
 
-@dataclass(frozen=True)
 class BoardLines:
     """Where each queen sits on the lines that can clash, and how full every line is.
 
@@ -36,9 +34,17 @@ class BoardLines:
         sizes: Per kind of line, the number of lines ``L`` of that kind.
     """
 
-    cells: tuple[IntArray, ...]
-    occupancy: tuple[IntArray, ...]
-    sizes: tuple[int, ...]
+    def __init__(
+        self,
+        cells: tuple[IntArray, ...],
+        occupancy: tuple[IntArray, ...],
+        sizes: tuple[int, ...],
+    ) -> None:
+        # A plain class, not a dataclass: one is made per generation, and the class at every
+        # start-up; the cached properties below need an instance dictionary anyway.
+        self.cells = cells
+        self.occupancy = occupancy
+        self.sizes = sizes
 
     @property
     def counts(self) -> tuple[IntArray, ...]:

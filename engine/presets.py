@@ -27,7 +27,8 @@ class Preset(NamedTuple):
         deviations: Each place where we differ from the source, and why.
         native_n: The board size the system was published for.
         allowed_n: The board sizes the system supports, or ``None`` for any.
-        build: The config for a board size.
+        build: The config's values for a board size (checked when they become a config, with
+            any overrides laid over them, so an override can bring a preset within limits).
     """
 
     name: str
@@ -37,7 +38,7 @@ class Preset(NamedTuple):
     deviations: tuple[str, ...]
     native_n: int
     allowed_n: tuple[int, ...] | None
-    build: Callable[[int], Config]
+    build: Callable[[int], dict[str, Any]]
 
     def config(self, n: int | None = None, **overrides: Any) -> Config:
         """The preset's config for board size ``n`` (its own N by default), with overrides.
@@ -45,16 +46,24 @@ class Preset(NamedTuple):
         Raises:
             ConfigError: If the preset does not fit ``n`` or an override is not allowed.
         """
+        return Config.from_mapping({**self.values(n), **overrides})
+
+    def values(self, n: int | None = None) -> dict[str, Any]:
+        """The preset's field values for board size ``n`` (its own N by default), unchecked:
+        :meth:`config` checks them, with the overrides, as one config.
+
+        Raises:
+            ConfigError: If the preset does not support ``n``.
+        """
         size = self.native_n if n is None else n
         if self.allowed_n is not None and size not in self.allowed_n:
             sizes = ", ".join(str(s) for s in self.allowed_n)
             raise ConfigError("n", size, f"the {self.name} preset supports N = {sizes} only")
-        config = self.build(size)
-        return config.replace(**overrides) if overrides else config
+        return self.build(size)
 
 
-def _codeproject(n: int) -> Config:
-    return Config(
+def _codeproject(n: int) -> dict[str, Any]:
+    return dict(
         n=n,
         population=100,
         generations=10,
@@ -70,9 +79,9 @@ def _codeproject(n: int) -> Config:
     )
 
 
-def _sheppard(n: int) -> Config:
+def _sheppard(n: int) -> dict[str, Any]:
     pool = 3 * n * n  # three times the number of symbols, one symbol per square
-    return Config(
+    return dict(
         n=n,
         population=pool,
         offspring=pool,
@@ -90,8 +99,8 @@ def _sheppard(n: int) -> Config:
     )
 
 
-def _towardsai(n: int) -> Config:
-    return Config(
+def _towardsai(n: int) -> dict[str, Any]:
+    return dict(
         n=n,
         population=4,
         encoding="integer",
@@ -105,8 +114,8 @@ def _towardsai(n: int) -> Config:
     )
 
 
-def _queens_ai(n: int) -> Config:
-    return Config(
+def _queens_ai(n: int) -> dict[str, Any]:
+    return dict(
         n=n,
         population=100,
         max_evals=10_000,
@@ -123,8 +132,8 @@ def _queens_ai(n: int) -> Config:
     )
 
 
-def _deap(n: int) -> Config:
-    return Config(
+def _deap(n: int) -> dict[str, Any]:
+    return dict(
         n=n,
         population=300,
         generations=100,
@@ -142,12 +151,12 @@ def _deap(n: int) -> Config:
     )
 
 
-def _default(n: int) -> Config:
-    return Config(n=n)
+def _default(n: int) -> dict[str, Any]:
+    return dict(n=n)
 
 
-def _memetic(n: int) -> Config:
-    return Config(
+def _memetic(n: int) -> dict[str, Any]:
+    return dict(
         n=n,
         population=4,
         crossover="cycle",

@@ -8,8 +8,8 @@ whether or not anyone looked at that generation's snapshot.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, fields
-from typing import Any, Final
+from dataclasses import dataclass
+from typing import Any, Final, NamedTuple
 
 import numpy as np
 import numpy.typing as npt
@@ -27,9 +27,12 @@ def read_only(array: npt.NDArray[Any]) -> npt.NDArray[Any]:
     return array
 
 
-@dataclass(frozen=True)
-class GenerationStats:
-    """One generation's statistics: a row of the history."""
+class GenerationStats(NamedTuple):
+    """One generation's statistics: a row of the history.
+
+    A named tuple rather than a dataclass: one is made every generation, and the class itself
+    is made at every start-up of every command.
+    """
 
     generation: int
     evaluations: int
@@ -43,7 +46,7 @@ class GenerationStats:
     entropy: float
 
 
-STAT_COLUMNS: Final = tuple(f.name for f in fields(GenerationStats))
+STAT_COLUMNS: Final = GenerationStats._fields
 
 INTEGER_COLUMNS: Final = ("generation", "evaluations", "best_conflicts")
 """Columns held as int64; the others are float64."""

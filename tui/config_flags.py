@@ -77,32 +77,39 @@ def config_from_args(args: argparse.Namespace) -> Config:
         ConfigError: On a bad value, naming the flag, the value and what is allowed.
     """
     given = {name: getattr(args, name) for name in FIELDS if getattr(args, name) is not None}
-    values: dict[str, Any] = {**preset_values(getattr(args, "preset", None), given), **given}
+    preset_name = getattr(args, "preset", None)
+    values: dict[str, Any] = {**preset_values(preset_name, given), **given}
     if "encoding" in given:
         choose_fitting_operators(values, given)
-    return Config.from_mapping(values)
-
-
-def preset_values(name: str | None, given: Mapping[str, Any]) -> dict[str, Any]:
-    """The values of preset ``name`` at the board size given (its own N without ``--n``).
-
-    Empty without a preset: the config's defaults then stand under the flags.
-    """
-    if name is None:
-        return {}
-    preset = preset_named(name)
-    size = parse_field("n", given["n"]) if "n" in given else None
     try:
-        return preset.config(size).to_dict()
+        return Config.from_mapping(values)
     except ConfigError as error:
-        if error.field == "n":
+        if preset_name is None or error.field.replace("-", "_") in given:
             raise
+        # The value at fault is the preset's, not a flag's: say so.
+        preset = preset_named(preset_name)
         raise ConfigError(
             error.field,
             error.value,
             f"{error.allowed} (the {preset.name} preset's own value at N = "
-            f"{size if size is not None else preset.native_n})",
+            f"{values.get('n', preset.native_n)})",
         ) from None
+
+
+def preset_values(name: str | None, given: Mapping[str, Any]) -> dict[str, Any]:
+    """The values of preset ``name`` at the board size given (its own N without ``--n``),
+    unchecked: the flags are laid over them and the whole is checked as one config, so a flag
+    can bring a preset within limits (``--preset sheppard --n 1000 --population 100``).
+
+    Empty without a preset: the config's defaults then stand under the flags.
+
+    Raises:
+        ConfigError: If the preset does not support the board size.
+    """
+    if name is None:
+        return {}
+    size = parse_field("n", given["n"]) if "n" in given else None
+    return preset_named(name).values(size)
 
 
 def choose_fitting_operators(values: dict[str, Any], given: Mapping[str, Any]) -> None:

@@ -11,7 +11,7 @@ import time
 import numpy as np
 import pytest
 
-from engine import Config, GenerationStats, GeneticAlgorithm, Snapshot, queens_of
+from engine import Config, ConfigError, GenerationStats, GeneticAlgorithm, Snapshot, queens_of
 from engine.config import fitting_operators
 from engine.encodings import ENCODINGS
 from tui.cli import config_flags, main
@@ -213,6 +213,30 @@ def test_flags_are_checked_against_the_preset_they_modify(
     from engine.presets import PRESETS
 
     assert config == PRESETS[preset].config(**{field: value})
+
+
+def test_flags_can_bring_a_preset_within_the_machine() -> None:
+    """Sheppard's pool is 3 N^2: at N = 1000 its own population and offspring are far too big,
+    and the flags that lower them are applied before the config is judged."""
+    from tui.cli import build_parser, config_from_args
+
+    def parsed(*flags: str) -> Config:
+        return config_from_args(build_parser().parse_args(["solve", *flags]))
+
+    config = parsed(
+        "--preset", "sheppard", "--n", "1000", "--population", "100", "--offspring", "100"
+    )
+    assert (config.population, config.offspring, config.encoding) == (100, 100, "squares")
+    # Lowering only the population leaves the preset's offspring at fault, and it is named so.
+    with pytest.raises(ConfigError) as refused:
+        parsed("--preset", "sheppard", "--n", "1000", "--population", "100")
+    assert refused.value.field == "offspring"
+    assert refused.value.value == 3_000_000
+    assert "the sheppard preset's own value at N = 1000" in str(refused.value)
+    # A flag's own bad value is the flag's fault, not the preset's.
+    with pytest.raises(ConfigError) as refused:
+        parsed("--preset", "sheppard", "--n", "8", "--population", "0")
+    assert refused.value.field == "population" and "preset" not in str(refused.value)
 
 
 def test_a_preset_flag_runs_end_to_end(capsys: pytest.CaptureFixture[str]) -> None:
