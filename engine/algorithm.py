@@ -22,7 +22,15 @@ from engine.crossover import CROSSOVERS
 from engine.diversity import column_entropy, unique_fraction
 from engine.encodings import ENCODINGS, Genomes
 from engine.errors import CheckpointError
-from engine.fitness import FITNESS_SHAPES, FloatArray, IntArray, Scored, evaluate, score_lines
+from engine.fitness import (
+    FITNESS_SHAPES,
+    SHAPES_READING_COUNTS,
+    FloatArray,
+    IntArray,
+    Scored,
+    evaluate,
+    score_lines,
+)
 from engine.greedy_start import initial_population
 from engine.local_search import LocalSearchSettings, improve_children
 from engine.mutation import COUNTED_MUTATIONS, MUTATIONS, MutationSettings
@@ -217,7 +225,8 @@ class GeneticAlgorithm:
         elif (counted := COUNTED_MUTATIONS.get(config.mutation)) and not config.unique:
             # The children are this generation's own array: mutate them where they are. The
             # counts are only read within this generation (the conflicts are a new array), so
-            # the next generation may overwrite them.
+            # the next generation may overwrite them; they are kept up to date with the moves
+            # only when something reads more than the conflicts.
             children, lines = counted(
                 children,
                 self.rng,
@@ -225,6 +234,7 @@ class GeneticAlgorithm:
                 in_place=True,
                 reuse=self._spare_lines,
                 known=known,
+                recount=bool(config.local_search) or config.fitness in SHAPES_READING_COUNTS,
             )
             self._spare_lines = lines
         else:
@@ -356,8 +366,10 @@ class GeneticAlgorithm:
             stagnant=self._stagnant,
             solutions=self.solutions.count,
         )
-        # Highest fitness first, fewest conflicts breaking ties.
-        best_index = int(np.lexsort((conflicts, -fitness))[0])
+        # Highest fitness first, fewest conflicts breaking ties, then the first such row (what
+        # a stable sort by both would put first, without sorting everything).
+        ties = np.flatnonzero(fitness == stats.best_fitness)
+        best_index = int(ties[conflicts[ties].argmin()])
         return Snapshot(
             stats=stats,
             n=self.config.n,

@@ -194,6 +194,7 @@ def conflict_mutation_counted(
     in_place: bool = False,
     reuse: BoardLines | None = None,
     known: IntArray | None = None,
+    recount: bool = True,
 ) -> tuple[Genomes, BoardLines]:
     """Conflict-directed mutation that also returns the children's line counts.
 
@@ -210,8 +211,10 @@ def conflict_mutation_counted(
     the whole batch. ``reuse``: line counts the caller no longer needs (those this returned a
     generation ago), whose arrays are overwritten (see :func:`engine.conflicts.board_lines`).
     ``known``: the conflicts of ``genomes`` where the caller knows them (a child that is a copy
-    of its parent), ``-1`` elsewhere; only the others are summed from the counts. The draws
-    and the result are the same either way.
+    of its parent), ``-1`` elsewhere; only the others are summed from the counts. Without
+    ``recount``, the returned counts are left as they were *before* the moves (only their
+    conflicts are the children's): for a caller that reads nothing but the conflicts, which
+    saves updating them. The draws and the children are the same either way.
     """
     count, n = genomes.shape
     encoding = settings.encoding
@@ -268,6 +271,8 @@ def conflict_mutation_counted(
     else:
         result[targets, queen[targets]] = new_gene[targets, best[targets]]
         changed = (targets, queen[targets])
+    if not recount:
+        return result, with_known_conflicts(lines, conflicts)
     return result, with_known_conflicts(
         _recount_moved(lines, result, changed, n, encoding), conflicts
     )
@@ -320,8 +325,10 @@ def _random_attacked_queen(attacked: BoolArray, rng: np.random.Generator) -> Gen
     """
     count, n = attacked.shape
     flat = np.flatnonzero(attacked)
-    per_row = np.count_nonzero(attacked, axis=1)
-    first = np.cumsum(per_row) - per_row
+    # Where each row's attacked queens start among them, and how many it has.
+    bounds = np.searchsorted(flat, np.arange(0, (count + 1) * n, n, dtype=np.int64))
+    first = bounds[:-1]
+    per_row = bounds[1:] - first
     draw = np.asarray(rng.random(count), dtype=np.float64)
     queen = np.floor(draw * n).astype(np.int64)
     some = per_row > 0
@@ -398,6 +405,7 @@ class CountedMutation(Protocol):
         in_place: bool = False,
         reuse: BoardLines | None = None,
         known: IntArray | None = None,
+        recount: bool = True,
     ) -> tuple[Genomes, BoardLines]: ...
 
 
