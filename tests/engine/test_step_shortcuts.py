@@ -153,3 +153,16 @@ def test_attacked_from_summed_counts_equals_the_counts_test(encoding_name, n):
 
     lines = board_lines(population(encoding_name, 60, n, n), n, ENCODINGS[encoding_name])
     np.testing.assert_array_equal(_attacked(lines), lines.attacked())
+
+
+@pytest.mark.parametrize("fitness", ["pairs", "excess", "exponential"])
+def test_best_index_is_what_a_stable_sort_by_fitness_then_conflicts_puts_first(fitness):
+    from engine import Config, GeneticAlgorithm
+
+    algorithm = GeneticAlgorithm(
+        Config(n=10, population=60, seed=5, fitness=fitness, stop_when_solved=False)
+    )
+    for _ in range(30):
+        snapshot = algorithm.step()
+        order = np.lexsort((snapshot.conflicts, -snapshot.fitness))
+        assert snapshot.best_index == order[0]
