@@ -260,6 +260,11 @@ _BOOL_FIELDS: Final = {
     "harvest",
     "greedy_start",
 }
+_WHOLE_NUMBER_FIELDS: Final = _INTEGER_FIELDS | _OPTIONAL_INTEGER_FIELDS
+
+LARGEST_WHOLE_NUMBER: Final = 2**62
+"""No count, budget or seed above this is real; every one fits a signed 64-bit integer."""
+
 _NONE_WORDS: Final = {"", "none", "null", "off"}
 
 
@@ -669,9 +674,22 @@ def physical_memory() -> int:
         return 8 * 2**30
 
 
+def _size_errors(config: Config) -> list[ConfigError]:
+    """Whole numbers too large to be real: each must fit the 64-bit integers of numpy, the
+    history and the run store (a seed of 10^23 used to crash the store with a traceback)."""
+    errors = []
+    for name in FIELDS:
+        value = getattr(config, name)
+        if name in _WHOLE_NUMBER_FIELDS and value is not None and value > LARGEST_WHOLE_NUMBER:
+            errors.append(
+                ConfigError(name, value, f"a whole number <= 2**62 ({LARGEST_WHOLE_NUMBER:,})")
+            )
+    return errors
+
+
 def config_errors(config: Config) -> list[ConfigError]:
     """Every problem with a config, in field order (empty when it is valid)."""
-    errors = _type_errors(config)
+    errors = _type_errors(config) or _size_errors(config)
     if errors:
         return errors
     _check_numbers(config, errors)

@@ -209,6 +209,7 @@ class QueensApp(RunControl, Repainting, RunKeys, ViewKeys, ScreenKeys, TimeKeys,
         self._mounted = False
         self.recording = DashboardRecording(store, enabled=record, on_error=self.recording_failed)
         self.travel = TimeTravel()
+        self._keyframes_warned_of = set()
         self.replay = replay
 
     # Layout -------------------------------------------------------------------------------

@@ -250,27 +250,49 @@ def test_a_record_that_re_stepping_does_not_reproduce_is_reported(store: RunStor
     assert_same_record(store, run_id, live_run(SMALL))
 
 
-def test_a_damaged_keyframe_is_refused_by_the_engine_with_a_message(store: RunStore) -> None:
-    run_id, _, recorder = record(store, SMALL, steps=10, spacing=4)
-    kill(store, recorder)
+def damage_keyframe(store: RunStore, generation: int) -> None:
+    """Overwrite a keyframe's population with zeros (not permutations)."""
     from tui.lab.npy import to_npy
 
     with sqlite3.connect(store.path) as connection:
         connection.execute(
-            "UPDATE keyframe_arrays SET data = ? WHERE name = 'population' AND generation = 8",
-            (to_npy(np.zeros((20, 10), dtype=np.int64)),),
+            "UPDATE keyframe_arrays SET data = ? WHERE name = 'population' AND generation = ?",
+            (to_npy(np.zeros((20, 10), dtype=np.int64)), generation),
         )
-    # The engine refuses it (not permutations), or, failing that, the record does.
+
+
+def test_a_damaged_keyframe_is_set_aside_for_the_one_before(store: RunStore) -> None:
+    live = live_run(SMALL)
+    run_id, _, recorder = record(store, SMALL, steps=10, spacing=4)
+    kill(store, recorder)
+    assert store.keyframe_generations(run_id) == [0, 4, 8]
+    damage_keyframe(store, 8)
+    timeline = Timeline(store, run_id)
+    # Generation 9 comes from keyframe 4, re-stepped and checked: the same as the live run.
+    assert_same_generation(timeline.snapshot_at(9), live[9])
+    assert list(timeline.damaged) == [8] and "generation 8" in timeline.damaged[8]
+    resumed = resume(store, run_id)
+    assert resumed.mismatch is None
+    assert list(resumed.damaged_keyframes) == [8]
+    assert resumed.restepped == 6  # from keyframe 4 to the record's end at 10
+    while resumed.algorithm.has_next():
+        resumed.recorder.record(resumed.algorithm.step())
+    resumed.recorder.close()
+    assert_same_record(store, run_id, live)
+
+
+def test_when_no_keyframe_can_be_used_the_latest_ones_damage_is_reported(
+    store: RunStore,
+) -> None:
+    run_id, _, recorder = record(store, SMALL, steps=10, spacing=4)
+    kill(store, recorder)
+    for generation in (0, 4, 8):
+        damage_keyframe(store, generation)
     with pytest.raises(StoreError, match="generation 8"):
         Timeline(store, run_id).snapshot_at(9)
-    try:
-        resumed = resume(store, run_id)
-    except StoreError as error:  # refused: the record is left as it was
-        assert "generation 8" in str(error)
-        assert store.run(run_id).status == "interrupted"
-    else:  # accepted by the engine, caught by the record: replaced from there on, and said so
-        assert resumed.mismatch is not None and resumed.mismatch.generation == 8
-        resumed.recorder.close()
+    with pytest.raises(StoreError, match="generation 8"):
+        resume(store, run_id)
+    assert store.run(run_id).status == "interrupted"  # refused: the record is left as it was
 
 
 def test_a_run_recorded_by_a_live_process_cannot_be_resumed_or_deleted(store: RunStore) -> None:

@@ -117,6 +117,31 @@ async def test_replay_opens_a_recorded_run_at_its_end(tmp_path: Path, wait_for: 
         await wait_for(pilot, lambda: app.latest.generation == 30, "back to the end")
 
 
+async def test_a_damaged_keyframe_is_set_aside_with_a_warning(
+    tmp_path: Path, wait_for: WaitFor
+) -> None:
+    import sqlite3
+
+    path = tmp_path / "r.sqlite3"
+    live = record_finished_run(path)
+    with RunStore.open(path) as store:
+        kept = store.keyframe_generations(1)
+    damaged = kept[-1]
+    assert len(kept) > 1 and damaged > 0  # an earlier keyframe remains
+    with sqlite3.connect(path) as connection:
+        connection.execute(
+            "UPDATE keyframe_arrays SET data = x'00' WHERE name = 'population' AND generation = ?",
+            (damaged,),
+        )
+    app = QueensApp(ENDLESS, frozen_clock=True, record=True, store=str(path), replay=1)
+    async with app.run_test(size=(100, 32)) as pilot:
+        await wait_for(pilot, lambda: app.latest is not None and app.travel.active, "replay")
+        await wait_for(pilot, lambda: app.latest.generation == 30, "the last generation")
+        assert_shows(app, live[30])  # exact all the same, re-stepped from an earlier keyframe
+        warnings = [n for n in app._notifications if n.severity == "warning"]
+        assert len(warnings) == 1 and f"generation {damaged}" in warnings[0].message
+
+
 async def test_l_lists_the_runs_and_enter_replays_one(tmp_path: Path, wait_for: WaitFor) -> None:
     path = tmp_path / "r.sqlite3"
     live = record_finished_run(path)

@@ -36,6 +36,7 @@ class TimeKeys(DashboardParts):
     recording: DashboardRecording
     travel: TimeTravel
     _travel_request: int = 0
+    _keyframes_warned_of: set[int]
 
     @dataclass
     class RecordingFailed(Message):
@@ -186,6 +187,7 @@ class TimeKeys(DashboardParts):
         if message.snapshot is None:
             self.notify(message.error or "", title="Time travel", severity="error", timeout=8)
             return
+        self._warn_of_damaged_keyframes()
         snapshot = message.snapshot
         last = self.travel.last_generation()
         self.status.note = f"REPLAY gen {snapshot.generation:,} / {last:,}"
@@ -197,6 +199,24 @@ class TimeKeys(DashboardParts):
         self._paint_plot()
         x = snapshot.generation if self.x_axis == "generation" else snapshot.evaluations
         self.plot.mark(x)
+
+    def _warn_of_damaged_keyframes(self) -> None:
+        """Say once per keyframe that a damaged one was set aside (the generation shown is
+        still exact: it was re-stepped from an earlier keyframe and checked)."""
+        timeline = self.travel.timeline
+        if timeline is None:
+            return
+        for generation, why in list(timeline.damaged.items()):
+            if generation in self._keyframes_warned_of:
+                continue
+            self._keyframes_warned_of.add(generation)
+            self.notify(
+                f"The keyframe of generation {generation:,} is damaged and was set aside; "
+                f"generations after it are re-stepped from an earlier one. {why}",
+                title="Time travel",
+                severity="warning",
+                timeout=8,
+            )
 
     # Loading and exporting ----------------------------------------------------------------
 

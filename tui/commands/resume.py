@@ -63,6 +63,12 @@ def run(args: argparse.Namespace) -> int:
     store, run_id = open_run(args.run, args.store)
     with store:
         resumed = resume(store, run_id, budget)
+        for generation, why in sorted(resumed.damaged_keyframes.items()):
+            print(
+                f"queens: warning: the keyframe of generation {generation} is set aside ({why}); "
+                "re-stepped from an earlier one",
+                file=sys.stderr,
+            )
         if resumed.mismatch is not None:
             print(
                 f"queens: warning: {resumed.mismatch}; the record from generation "
@@ -79,6 +85,7 @@ def run(args: argparse.Namespace) -> int:
             "resumed": True,
             "restepped": resumed.restepped,
             "record_matched": resumed.mismatch is None,
+            "damaged_keyframes": sorted(resumed.damaged_keyframes),
         }
         try:
             final = record_to_stop(resumed.algorithm, resumed.recorder)

@@ -41,7 +41,7 @@ def add_parser(commands: argparse._SubParsersAction) -> None:  # type: ignore[ty
 
 def generation_document(run_id: int, snapshot: Snapshot) -> dict[str, Any]:
     """``queens show RUN --generation G --json``."""
-    stats = {name: getattr(snapshot.stats, name) for name in snapshot.stats.__dataclass_fields__}
+    stats = snapshot.stats._asdict()
     return {
         "run_id": run_id,
         "generation": snapshot.generation,
@@ -87,7 +87,14 @@ def run(args: argparse.Namespace) -> int:
             return 0
         if generation < 0:
             generation += store.run(run_id).generations + 1
-        snapshot = Timeline(store, run_id).snapshot_at(generation)
+        timeline = Timeline(store, run_id)
+        snapshot = timeline.snapshot_at(generation)
+        for damaged, why in sorted(timeline.damaged.items()):
+            print(
+                f"queens: warning: the keyframe of generation {damaged} is set aside ({why}); "
+                "re-stepped from an earlier one",
+                file=sys.stderr,
+            )
     if args.json:
         print(json.dumps(generation_document(run_id, snapshot)))
     else:
@@ -121,8 +128,8 @@ def _print_generation(run_id: int, snapshot: Snapshot) -> None:
 
     stats = snapshot.stats
     print(f"run {run_id}, generation {snapshot.generation:,}")
-    for name in stats.__dataclass_fields__:
-        print(f"  {name:<16} {getattr(stats, name)}")
+    for name, value in stats._asdict().items():
+        print(f"  {name:<16} {value}")
     print(f"best (individual {snapshot.best_index}, {snapshot.best_conflicts} conflicts):")
     print("  " + " ".join(str(int(gene)) for gene in snapshot.best))
     if snapshot.n <= 40:

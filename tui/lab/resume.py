@@ -7,7 +7,7 @@ last keyframe). Then a new budget, if any, is applied and recording goes on in t
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from engine import Config, GeneticAlgorithm
@@ -28,12 +28,15 @@ class Resumed:
         restepped: Generations re-stepped from the keyframe to reach the record's end.
         mismatch: The first re-stepped generation that differed from the record (the record
             from there on was replaced), or ``None`` when all matched.
+        damaged_keyframes: Keyframes set aside as unusable, by generation, with why (the run
+            was re-stepped from an earlier one).
     """
 
     algorithm: GeneticAlgorithm
     recorder: Recorder
     restepped: int
     mismatch: RecordMismatch | None
+    damaged_keyframes: dict[int, str] = field(default_factory=dict)
 
 
 def resume(
@@ -76,7 +79,8 @@ def resume(
         algorithm = timeline.algorithm_at(error.generation - 1)
     at = algorithm.snapshot.generation
     keyframes = store.keyframe_generations(run_id)
-    restepped = at - max((g for g in keyframes if g <= at), default=at)
+    used = (g for g in keyframes if g <= at and g not in timeline.damaged)
+    restepped = at - max(used, default=at)
     state = capture(algorithm)
     state["config"] = config.to_dict()
     # Just captured from a checked run, so its digest may go: the computing time goes on from
@@ -103,4 +107,4 @@ def resume(
     if mismatch is not None:
         store.truncate_run(run_id, at)
     recorder = Recorder(store, algorithm, run_id=run_id)
-    return Resumed(algorithm, recorder, restepped, mismatch)
+    return Resumed(algorithm, recorder, restepped, mismatch, dict(timeline.damaged))

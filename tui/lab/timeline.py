@@ -1,14 +1,14 @@
 """Any generation of a recorded run, exactly: the nearest keyframe, re-stepped.
 
 The engine is deterministic, so generation G is the latest keyframe at or before G, restored
-and stepped ``G - k`` times. Every re-stepped generation's statistics are compared with the
-recorded ones (all but the computing time): a difference means the record or the engine
-changed, and is reported, never papered over.
+and stepped ``G - k`` times; a damaged keyframe is set aside for the one before it. Every
+re-stepped generation's statistics are compared with the recorded ones (all but the computing
+time): a difference means the record or the engine changed, and is reported, never papered
+over.
 """
 
 from __future__ import annotations
 
-import bisect
 import dataclasses
 import math
 from typing import Any, Final
@@ -79,6 +79,8 @@ class Timeline:
         self.info: RunInfo = store.run(run_id)
         self._algorithm: GeneticAlgorithm | None = None
         self._keyframe: tuple[int, dict[str, Any]] | None = None
+        self.damaged: dict[int, str] = {}
+        """Keyframes found unusable so far, by generation: why each was set aside."""
 
     @property
     def store(self) -> RunStore:
@@ -149,17 +151,41 @@ class Timeline:
         return generation - at <= max(self.info.keyframe_spacing, 1)
 
     def _from_keyframe(self, generation: int) -> GeneticAlgorithm:
-        """The run restored from the latest keyframe at or before ``generation``, checked."""
-        kept = self._store.keyframe_generations(self.run_id)
-        index = bisect.bisect_right(kept, generation) - 1
-        if index < 0:
+        """The run restored from the latest usable keyframe at or before ``generation``.
+
+        A keyframe that cannot be read or restored, or whose generation does not match its
+        record, is set aside (:attr:`damaged` says which and why) and the one before it is
+        used: the generations in between are re-stepped and checked against the record like
+        any others, so the result is as exact as from an intact keyframe, only slower.
+
+        Raises:
+            StoreError: When no keyframe at or before ``generation`` can be used (the error is
+                the latest keyframe's).
+        """
+        kept = [g for g in self._store.keyframe_generations(self.run_id) if g <= generation]
+        if not kept:
             raise StoreError(f"run {self.run_id}: no keyframe at or before {generation}")
-        if self._keyframe is None or self._keyframe[0] != kept[index]:
-            keyframe = self._store.keyframe_before(self.run_id, generation)
-            if keyframe is None:
-                raise StoreError(f"run {self.run_id}: no keyframe at or before {generation}")
+        first_error: StoreError | None = None
+        for at in reversed(kept):
+            if at in self.damaged:
+                continue
+            try:
+                return self._restore_keyframe(at)
+            except StoreError as error:  # RecordMismatch included
+                self.damaged[at] = str(error)
+                first_error = first_error or error
+        if first_error is None:  # every one was set aside before
+            first_error = StoreError(self.damaged[kept[-1]])
+        raise first_error
+
+    def _restore_keyframe(self, at: int) -> GeneticAlgorithm:
+        """The run restored from the keyframe of generation ``at``, checked against the record."""
+        if self._keyframe is None or self._keyframe[0] != at:
+            keyframe = self._store.keyframe_before(self.run_id, at)
+            if keyframe is None or keyframe.generation != at:
+                raise StoreError(f"run {self.run_id}: the keyframe of generation {at} is missing")
             self._keyframe = (keyframe.generation, keyframe.state)
-        at, state = self._keyframe
+        state = self._keyframe[1]
         try:
             algorithm = restore(without_time_limit(state, self.info.config))
         except StateError as error:
