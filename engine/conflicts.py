@@ -144,14 +144,9 @@ def swap_change(
     a_down, a_up = down_base + a, up_base + a
     lost_down, lost_up = b_down - j, b_up + j  # the partner's lines (row b, column j)
     left_down, left_up = a_down - i, a_up + i  # the moving queen's lines (row a, column i)
-    gained = (
-        np.take(down, b_down - i)
-        + np.take(down, a_down - j)
-        + np.take(up, b_up + i)
-        + np.take(up, a_up + j)
-    )
-    lost = np.take(down, lost_down) + np.take(up, lost_up)
-    lost_here = np.take(down, left_down) + np.take(up, left_up)
+    gained = down.take(b_down - i) + down.take(a_down - j) + up.take(b_up + i) + up.take(a_up + j)
+    lost = down.take(lost_down) + up.take(lost_up)
+    lost_here = down.take(left_down) + up.take(left_up)
     # |a - b| == |i - j|: the two queens share their down (a - i == b - j) or their up
     # (a + i == b + j) diagonal; never both, since i != j.
     same_diagonal = (lost_down == left_down) | (lost_up == left_up)

@@ -229,7 +229,10 @@ def conflict_mutation_counted(
         partner = random_integers(rng, 0, n - 1, (count, tries))
         partner += partner >= queen[:, None]
         row_queen = genomes[rows_of, queen][:, None]
-        row_partner = np.take_along_axis(genomes, partner, axis=1)
+        if genomes.flags.c_contiguous:  # a flat take: take_along_axis costs several calls
+            row_partner = genomes.reshape(-1).take(partner + (rows_of * n)[:, None])
+        else:
+            row_partner = np.take_along_axis(genomes, partner, axis=1)
         # The swap's exact change in a few whole-array operations: the generic
         # _conflict_change gives the same numbers with several times the calls, which is
         # most of a generation's cost at small N (issue 11).
