@@ -270,12 +270,14 @@ def conflict_mutation_counted(
         gene_moving, gene_other = genomes[targets, moving], genomes[targets, other]
         result[targets, moving] = gene_other
         result[targets, other] = gene_moving
+        if not recount:
+            return result, with_known_conflicts(lines, conflicts)
         changed = (np.concatenate([targets, targets]), np.concatenate([moving, other]))
     else:
         result[targets, queen[targets]] = new_gene[targets, best[targets]]
+        if not recount:
+            return result, with_known_conflicts(lines, conflicts)
         changed = (targets, queen[targets])
-    if not recount:
-        return result, with_known_conflicts(lines, conflicts)
     return result, with_known_conflicts(
         _recount_moved(lines, result, changed, n, encoding), conflicts
     )
@@ -333,11 +335,14 @@ def _random_attacked_queen(attacked: BoolArray, rng: np.random.Generator) -> Gen
     first = bounds[:-1]
     per_row = bounds[1:] - first
     draw = np.asarray(rng.random(count), dtype=np.float64)
-    queen = np.floor(draw * n).astype(np.int64)
-    some = per_row > 0
-    chosen = first[some] + np.floor(draw[some] * per_row[some]).astype(np.int64)
-    queen[some] = flat[chosen] % n
-    return np.asarray(queen, dtype=np.int64)
+    # Truncation is the floor here: the products are never negative.
+    anywhere: Genomes = (draw * n).astype(np.int64)
+    if flat.shape[0] == 0:
+        return anywhere
+    # Every row's r-th attacked queen, r = floor(draw * per_row), computed for all rows at
+    # once (a row with none reads a neighbour's, clipped, and is not taken).
+    attacked_one = flat.take(first + (draw * per_row).astype(np.int64), mode="clip") % n
+    return np.asarray(np.where(per_row > 0, attacked_one, anywhere), dtype=np.int64)
 
 
 def _conflict_change(

@@ -166,3 +166,30 @@ def test_best_index_is_what_a_stable_sort_by_fitness_then_conflicts_puts_first(f
         snapshot = algorithm.step()
         order = np.lexsort((snapshot.conflicts, -snapshot.fitness))
         assert snapshot.best_index == order[0]
+
+
+def masked_random_attacked_queen(attacked: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """The attacked-queen draw as it was before issue 11 (a bincount, then masked updates)."""
+    count, n = attacked.shape
+    flat = np.flatnonzero(attacked)
+    per_row = np.bincount(flat // n, minlength=count)
+    first = np.cumsum(per_row) - per_row
+    draw = rng.random(count)
+    queen = np.floor(draw * n).astype(np.int64)
+    some = per_row > 0
+    chosen = first[some] + np.floor(draw[some] * per_row[some]).astype(np.int64)
+    queen[some] = flat[chosen] % n
+    return queen
+
+
+@pytest.mark.parametrize("density", [0.0, 0.02, 0.3, 1.0])
+@pytest.mark.parametrize("n", [1, 5, 64])
+def test_attacked_queen_draw_equals_the_masked_one(density, n):
+    from engine.mutation import _random_attacked_queen
+
+    attacked = np.random.default_rng(n).random((200, n)) < density
+    attacked[-3:] = False  # rows without an attacked queen at the end, where the clip matters
+    mine, theirs = np.random.default_rng(7), np.random.default_rng(7)
+    np.testing.assert_array_equal(
+        _random_attacked_queen(attacked, mine), masked_random_attacked_queen(attacked, theirs)
+    )
