@@ -19,9 +19,10 @@ Why "no page faulted in": with glibc's malloc, numpy's large temporaries come ei
 memory the process already holds or from fresh pages the kernel must fault in (an mmap per
 array, or a heap grown again after malloc trimmed it). Which one happens depends on what ran
 just before, not on the code timed: evaluate timed alone faults in ~1.4 MB per call at N = 64
-and takes ~3 times what it takes between generations, and whether evaluate or the step is the
+and takes 2-3 times what it takes between generations, and whether evaluate or the step is the
 one that faults when the two alternate changes with any edit to either. A ratio of two such
-timings measures the allocator's mood; it flattered or penalised the step by up to 2x. So both
+timings measures the allocator's mood: with this branch's engine it showed 1.1-1.6 evaluations
+a step where the computing costs 3.2-3.6 (N = 64). So both
 are timed in a child process whose malloc neither maps large blocks on their own nor trims its
 heap (``MALLOC_MMAP_THRESHOLD_`` / ``MALLOC_TRIM_THRESHOLD_``; the faults per call printed say
 whether that held), which leaves the computing itself. The same two figures in this process,
