@@ -21,8 +21,8 @@ array, or a heap grown again after malloc trimmed it). Which one happens depends
 just before, not on the code timed: evaluate timed alone faults in ~1.4 MB per call at N = 64
 and takes 2-3 times what it takes between generations, and whether evaluate or the step is the
 one that faults when the two alternate changes with any edit to either. A ratio of two such
-timings measures the allocator's mood: with this branch's engine it showed 1.1-1.6 evaluations
-a step where the computing costs 3.2-3.6 (N = 64). So both
+timings measures the allocator's mood: once the step stopped faulting (issue 11), the ratio
+timed that way read 1.1-1.6 evaluations at N = 64 where the computing costs 3.2-3.6. So both
 are timed in a child process whose malloc neither maps large blocks on their own nor trims its
 heap (``MALLOC_MMAP_THRESHOLD_`` / ``MALLOC_TRIM_THRESHOLD_``; the faults per call printed say
 whether that held), which leaves the computing itself. The same two figures in this process,
