@@ -17,12 +17,20 @@ from typing import Any
 import numpy as np
 
 from engine.config import Config
-from engine.conflicts import BoardLines
+from engine.conflicts import BoardLines, BoolArray
 from engine.crossover import CROSSOVERS
 from engine.diversity import column_entropy, unique_fraction
 from engine.encodings import ENCODINGS, Genomes
 from engine.errors import CheckpointError
-from engine.fitness import FITNESS_SHAPES, FloatArray, IntArray, Scored, evaluate, score_lines
+from engine.fitness import (
+    FITNESS_SHAPES,
+    SHAPES_READING_COUNTS,
+    FloatArray,
+    IntArray,
+    Scored,
+    evaluate,
+    score_lines,
+)
 from engine.greedy_start import initial_population
 from engine.local_search import LocalSearchSettings, improve_children
 from engine.mutation import COUNTED_MUTATIONS, MUTATIONS, MutationSettings
@@ -104,6 +112,12 @@ class GeneticAlgorithm:
         self.rules = stop_rules(config)
         self.history = History(limit=history_limit)
         self.solutions = SolutionArchive(config.n)
+        # Scratch for [parents; children], from which the survivors are gathered, kept from
+        # one generation to the next: a fresh one each time costs more in page faults than in
+        # copying (issue 11). The children are gathered straight into its lower part.
+        self._union: Genomes = np.empty((0, config.n), dtype=np.int64)
+        # The last generation's line counts from the mutation, overwritten by the next one.
+        self._spare_lines: BoardLines | None = None
         self._mutation_settings = MutationSettings(
             rate=config.mutation_rate,
             n=config.n,
@@ -134,7 +148,7 @@ class GeneticAlgorithm:
             raise FinishedError(f"the run has stopped: {self._snapshot.stop_reason}")
         started = time.perf_counter()
         current = self._snapshot
-        children, scored = self._offspring(current.population, current.fitness)
+        children, scored = self._offspring(current.population, current.fitness, current.conflicts)
         self._evaluations += children.shape[0]
         improved = children.shape[0] > 0
         if self.config.survivor == "threshold":
@@ -145,16 +159,17 @@ class GeneticAlgorithm:
         survivors = SURVIVORS[self.config.survivor](
             current.fitness, scored.fitness, self.config.elitism
         )
-        population = np.concatenate([current.population, children])[survivors]
+        population = np.take(self._joined(current.population, children), survivors, axis=0)
         scored = Scored(
             np.concatenate([current.fitness, scored.fitness])[survivors],
             np.concatenate([current.conflicts, scored.conflicts])[survivors],
         )
+        from_children = survivors >= current.population.shape[0]
         if self.config.survivor != "threshold":
-            improved = bool((survivors >= current.population.shape[0]).any())
+            improved = bool(from_children.any())
         # Sheppard's fallback: mutate only after a generation in which no child got in.
         self._mutating = self.config.fallback and not improved
-        population, scored = self._harvest(population, scored)
+        population, scored = self._harvest(population, scored, from_children)
         fitness, conflicts = scored.fitness, scored.conflicts
         self._generation += 1
         best = float(fitness.max())
@@ -164,6 +179,26 @@ class GeneticAlgorithm:
             self._stagnant += 1
         self._snapshot = self._publish(population, fitness, conflicts, started)
         return self._snapshot
+
+    def _children_slot(self, parents: int, children: int) -> Genomes:
+        """Rows ``parents .. parents + children`` of the scratch union, for the children."""
+        if self._union.shape[0] < parents + children:
+            self._union = np.empty((parents + children, self.config.n), dtype=np.int64)
+        return self._union[parents : parents + children]
+
+    def _joined(self, parents: Genomes, children: Genomes) -> Genomes:
+        """``[parents; children]`` in the scratch union (valid until the next generation).
+
+        Children that share memory with the union were gathered into their slot by
+        :meth:`_cross` (and mutated there); any others (filtered, or made elsewhere) are copied.
+        """
+        size, rows = parents.shape[0], parents.shape[0] + children.shape[0]
+        if np.may_share_memory(children, self._union):
+            self._union[:size] = parents
+            return self._union[:rows]
+        if self._union.shape[0] < rows:
+            self._union = np.empty((rows, self.config.n), dtype=np.int64)
+        return np.concatenate([parents, children], out=self._union[:rows])
 
     def step_many(self, limit: int) -> list[Snapshot]:
         """Step up to ``limit`` generations, stopping early when the run stops."""
@@ -178,15 +213,30 @@ class GeneticAlgorithm:
             self.step()
         return self._snapshot
 
-    def _offspring(self, population: Genomes, fitness: FloatArray) -> tuple[Genomes, Scored]:
+    def _offspring(
+        self, population: Genomes, fitness: FloatArray, conflicts: IntArray
+    ) -> tuple[Genomes, Scored]:
         """This generation's children, mutated, filtered for uniqueness and evaluated."""
         config = self.config
-        children = self._cross(population, fitness)
+        children, known = self._cross(population, fitness, conflicts)
         lines: BoardLines | None = None
         if config.fallback and not self._mutating:
             pass  # a crossover generation of Sheppard's: no mutation
         elif (counted := COUNTED_MUTATIONS.get(config.mutation)) and not config.unique:
-            children, lines = counted(children, self.rng, self._mutation_settings)
+            # The children are this generation's own array: mutate them where they are. The
+            # counts are only read within this generation (the conflicts are a new array), so
+            # the next generation may overwrite them; they are kept up to date with the moves
+            # only when something reads more than the conflicts.
+            children, lines = counted(
+                children,
+                self.rng,
+                self._mutation_settings,
+                in_place=True,
+                reuse=self._spare_lines,
+                known=known,
+                recount=bool(config.local_search) or config.fitness in SHAPES_READING_COUNTS,
+            )
+            self._spare_lines = lines
         else:
             children = MUTATIONS[config.mutation](children, self.rng, self._mutation_settings)
         if config.local_search:
@@ -198,37 +248,67 @@ class GeneticAlgorithm:
             return children, evaluate(children, config.n, self.encoding, self.shape)
         return children, score_lines(children, lines, config.n, self.encoding, self.shape)
 
-    def _cross(self, population: Genomes, fitness: FloatArray) -> Genomes:
+    def _cross(
+        self, population: Genomes, fitness: FloatArray, conflicts: IntArray
+    ) -> tuple[Genomes, IntArray]:
         """Selection and crossover: this generation's children, before mutation.
 
         Couples are consecutive picks. A couple crosses with the crossover rate (never in a
         mutation generation of Sheppard's fallback); one that does not passes on copies of
         itself, or nothing when ``clone_uncrossed`` is off (queens_AI).
+
+        Returns:
+            The children, and their conflicts where they are known: a copy of a parent has
+            its parent's; a crossed child has ``-1``.
         """
         config = self.config
         wanted = config.children_per_generation
         per_couple = config.children_per_couple
         couples = -(-wanted // per_couple)
         picks = SELECTIONS[config.selection](fitness, 2 * couples, self.rng, config.tournament_size)
-        first, second = population[picks[0::2]], population[picks[1::2]]
         rate = 0.0 if self._mutating else config.crossover_rate
         crossed = self.rng.random(couples) < rate
         crossing = np.flatnonzero(crossed)
-        child_one, child_two = first.copy(), second.copy()
-        if crossing.size:
-            crossed_one, crossed_two = CROSSOVERS[config.crossover](
-                first[crossing], second[crossing], self.rng
-            )
-            child_one[crossing], child_two[crossing] = crossed_one, crossed_two
+        # One row per pick, couple k in rows 2k and 2k + 1: the children in their final order,
+        # gathered once (fancy indexing already copies; no stacking of two halves afterwards).
+        pairs = picks.reshape(couples, 2)
         if not config.clone_uncrossed:
-            child_one, child_two = child_one[crossing], child_two[crossing]
+            pairs, crossing = pairs[crossing], np.arange(crossing.size)
         if per_couple == 1:
-            return child_one[:wanted]
-        return np.stack([child_one, child_two], axis=1).reshape(-1, config.n)[:wanted]
+            children, known = population[pairs[:, 0]], conflicts[pairs[:, 0]]
+            if crossing.size:
+                crossed_one, _ = CROSSOVERS[config.crossover](
+                    children[crossing], population[pairs[crossing, 1]], self.rng
+                )
+                children[crossing], known[crossing] = crossed_one, -1
+            return children[:wanted], known[:wanted]
+        rows = pairs.reshape(-1)
+        slot = self._children_slot(population.shape[0], rows.shape[0])
+        # mode="clip" (the picks are in range anyway): with the default mode, numpy gathers
+        # into a hidden temporary and copies that into ``out``.
+        children = np.take(population, rows, axis=0, out=slot, mode="clip")
+        known = conflicts[rows]
+        if crossing.size:
+            one, two = 2 * crossing, 2 * crossing + 1
+            crossed_one, crossed_two = CROSSOVERS[config.crossover](
+                children[one], children[two], self.rng
+            )
+            children[one], children[two] = crossed_one, crossed_two
+            known[one], known[two] = -1, -1
+        return children[:wanted], known[:wanted]
 
-    def _harvest(self, population: Genomes, scored: Scored) -> tuple[Genomes, Scored]:
-        """Record the population's solutions; with ``harvest``, replace them by newcomers."""
-        solved = np.flatnonzero(scored.conflicts == 0)
+    def _harvest(
+        self, population: Genomes, scored: Scored, new: BoolArray | None = None
+    ) -> tuple[Genomes, Scored]:
+        """Record the population's solutions; with ``harvest``, replace them by newcomers.
+
+        ``new`` marks the rows that may hold a solution not recorded yet (``None``: any row).
+        Without ``harvest``, only children can: every parent was recorded when it joined.
+        """
+        unrecorded = scored.conflicts == 0
+        if new is not None and not self.config.harvest:
+            unrecorded &= new
+        solved = np.flatnonzero(unrecorded)
         if solved.size == 0:
             return population, scored
         self.solutions.record(
@@ -286,8 +366,10 @@ class GeneticAlgorithm:
             stagnant=self._stagnant,
             solutions=self.solutions.count,
         )
-        # Highest fitness first, fewest conflicts breaking ties.
-        best_index = int(np.lexsort((conflicts, -fitness))[0])
+        # Highest fitness first, fewest conflicts breaking ties, then the first such row (what
+        # a stable sort by both would put first, without sorting everything).
+        ties = np.flatnonzero(fitness == stats.best_fitness)
+        best_index = int(ties[conflicts[ties].argmin()])
         return Snapshot(
             stats=stats,
             n=self.config.n,

@@ -104,6 +104,20 @@ def with_known_conflicts(lines: BoardLines, conflicts: IntArray) -> BoardLines:
     return known
 
 
+def row_conflicts(lines: BoardLines, individuals: IntArray) -> IntArray:
+    """Attacking pairs of some individuals only: :attr:`BoardLines.conflicts` at ``individuals``.
+
+    The same sum of squared line counts, over the rows of those individuals alone (a child
+    that is a copy of its parent already knows its conflicts).
+    """
+    n = lines.cells[0].shape[1]
+    total = np.zeros(individuals.shape[0], dtype=np.int64)
+    for counts in lines.counts:
+        rows = counts[individuals]
+        total += np.einsum("ij,ij->i", rows, rows, dtype=np.int64)
+    return np.asarray((total - len(lines.sizes) * n) // 2, dtype=np.int64)
+
+
 def swap_change(
     lines: BoardLines, individual: IntArray, i: IntArray, a: IntArray, j: IntArray, b: IntArray
 ) -> IntArray:
@@ -120,22 +134,23 @@ def swap_change(
     less) and one after (putting the second down gains one more), so 2 more in all.
     """
     down, up = lines.occupancy
-    n = (lines.sizes[0] + 1) // 2
-    base = individual * lines.sizes[0] + (n - 1)
-    gained = (
-        np.take(down, base + b - i)
-        + np.take(down, base + a - j)
-        + np.take(up, base - (n - 1) + b + i)
-        + np.take(up, base - (n - 1) + a + j)
-    )
-    lost = (
-        np.take(down, base + a - i)
-        + np.take(down, base + b - j)
-        + np.take(up, base - (n - 1) + a + i)
-        + np.take(up, base - (n - 1) + b + j)
-    )
-    same_diagonal = np.abs(a - b) == np.abs(i - j)
-    return np.asarray(gained - lost + 4 + 2 * same_diagonal, dtype=np.int64)
+    lines_per_kind = lines.sizes[0]
+    n = (lines_per_kind + 1) // 2
+    # Cell indices built from as few whole-array operations as possible: at small N the
+    # number of numpy calls, not the data, is the cost (issue 11).
+    up_base = individual * lines_per_kind
+    down_base = up_base + (n - 1)
+    b_down, b_up = down_base + b, up_base + b
+    a_down, a_up = down_base + a, up_base + a
+    lost_down, lost_up = b_down - j, b_up + j  # the partner's lines (row b, column j)
+    left_down, left_up = a_down - i, a_up + i  # the moving queen's lines (row a, column i)
+    gained = down.take(b_down - i) + down.take(a_down - j) + up.take(b_up + i) + up.take(a_up + j)
+    lost = down.take(lost_down) + up.take(lost_up)
+    lost_here = down.take(left_down) + up.take(left_up)
+    # |a - b| == |i - j|: the two queens share their down (a - i == b - j) or their up
+    # (a + i == b + j) diagonal; never both, since i != j.
+    same_diagonal = (lost_down == left_down) | (lost_up == left_up)
+    return np.asarray(gained - lost - lost_here + 4 + 2 * same_diagonal, dtype=np.int64)
 
 
 def line_indices(
@@ -158,18 +173,24 @@ def line_indices(
     return tuple(k[0] for k in kinds), tuple(k[1] for k in kinds)
 
 
-def board_lines(genomes: Genomes, n: int, encoding: Encoding) -> BoardLines:
+def board_lines(
+    genomes: Genomes, n: int, encoding: Encoding, *, reuse: BoardLines | None = None
+) -> BoardLines:
     """Count the queens on every line of every individual: one ``bincount`` per kind of line.
 
     Args:
         genomes: A ``(P, N)`` population.
         n: The board size.
         encoding: How to read the genes.
+        reuse: Counts of an earlier batch that nobody uses any more: when their arrays have
+            the right shapes they are overwritten instead of allocating new ones (a run counts
+            the same shapes every generation, and fresh arrays of that size cost page faults).
 
     Returns:
         The cell of every queen and the occupancy of every line.
     """
     size = genomes.shape[0]
+    dtype = count_dtype(n)
     if encoding.name == "squares":
         rows, columns = encoding.decode(genomes, n)
         index, sizes = line_indices(rows, columns, n, encoding)
@@ -181,12 +202,38 @@ def board_lines(genomes: Genomes, n: int, encoding: Encoding) -> BoardLines:
         # The gene is the row and the column is the gene's position, so each cell is the gene
         # plus a constant that depends only on the shape: one addition per kind of line.
         bases, sizes = _column_bases(size, n, encoding.rows_can_clash)
+        if reuse is not None and _reusable(reuse, genomes.shape, sizes, dtype):
+            for base, cell, flat in zip(bases, reuse.cells, reuse.occupancy, strict=True):
+                np.add(genomes, base, out=cell)
+                flat.fill(0)
+                np.add.at(flat, cell.ravel(), dtype(1))
+            return BoardLines(cells=reuse.cells, occupancy=reuse.occupancy, sizes=sizes)
         cells = tuple(genomes + base for base in bases)
-    dtype = count_dtype(n)
     occupancy = tuple(
         _count_cells(cell, size * lines, dtype) for cell, lines in zip(cells, sizes, strict=True)
     )
     return BoardLines(cells=cells, occupancy=occupancy, sizes=sizes)
+
+
+def _reusable(
+    lines: BoardLines,
+    shape: tuple[int, ...],
+    sizes: tuple[int, ...],
+    dtype: type[np.signedinteger[Any]],
+) -> bool:
+    """Whether ``lines``'s arrays can hold the counts of a batch of ``shape`` (see board_lines)."""
+    return (
+        lines.sizes == sizes
+        and all(
+            cell.shape == shape and cell.dtype == np.int64 and cell.flags.c_contiguous
+            for cell in lines.cells
+        )
+        and all(
+            flat.shape == (shape[0] * lines,) and flat.dtype == dtype and flat.flags.writeable
+            for flat, lines in zip(lines.occupancy, sizes, strict=True)
+        )
+        and all(cell.flags.writeable for cell in lines.cells)
+    )
 
 
 def count_dtype(n: int) -> type[np.signedinteger[Any]]:

@@ -91,23 +91,27 @@ def order_crossover(
     point, as in Eiben & Smith's description.
     """
     count, n = first.shape
-    _, high, inside = _segments(count, n, rng)
-    rows = _rows(first)
-    # The donor read from just after the segment, wrapping around.
-    start = (np.arange(n)[None, :] + high[:, None]) % n
-
-    def child(keeper: Genomes, donor: Genomes) -> Genomes:
-        taken = np.zeros(keeper.shape, dtype=bool)
-        np.put_along_axis(taken, keeper, inside, axis=1)
-        read = np.take_along_axis(donor, start, axis=1)
-        keep = ~np.take_along_axis(taken, read, axis=1)
-        # The k-th gene kept goes to the k-th place after the segment, wrapping around.
-        place = (np.cumsum(keep, axis=1) - 1 + high[:, None]) % n
-        result = np.where(inside, keeper, 0)
-        result[np.broadcast_to(rows, keep.shape)[keep], place[keep]] = read[keep]
-        return result
-
-    return child(first, second), child(second, first)
+    low, high, inside = _segments(count, n, rng)
+    # Both children in one pass over 2K rows (the first K keep ``first``'s segment), with flat
+    # indices: half the numpy calls of two passes, each row computed exactly as alone.
+    keeper = np.concatenate([first, second])
+    donor = np.concatenate([second, first])
+    inside = np.concatenate([inside, inside])
+    outside = np.concatenate([n - (high - low)] * 2)[:, None]  # genes taken from the donor
+    offsets = np.arange(0, keeper.size, n, dtype=np.int64)[:, None]
+    # Each row's positions from just after its segment, wrapping around, as flat indices:
+    # where the donor is read, and (the first ``outside`` of them) where the child is filled.
+    around = (np.arange(n)[None, :] + np.concatenate([high, high])[:, None]) % n + offsets
+    taken = np.zeros(keeper.size, dtype=bool)
+    taken[keeper + offsets] = inside  # each row of a permutation holds each value once
+    read = np.take(donor, around)
+    keep = ~np.take(taken, read + offsets)
+    # The k-th gene kept goes to the k-th place after the segment, wrapping around.
+    result = np.where(inside, keeper, 0)
+    # (np.compress: several times faster than boolean indexing with a random mask.)
+    filled = np.compress((np.arange(n)[None, :] < outside).ravel(), around)
+    result.reshape(-1)[filled] = np.compress(keep.ravel(), read)
+    return result[:count], result[count:]
 
 
 def cut_and_crossfill(

@@ -80,6 +80,11 @@ class FitnessShape(NamedTuple):
         return 1.0
 
 
+SHAPES_READING_COUNTS: Final = frozenset({"excess"})
+"""Shapes whose score reads the line counts themselves; the others need only the conflicts
+(and ``attacked``, the genomes)."""
+
+
 def max_pairs(n: int) -> int:
     """``N * (N - 1) / 2``: every pair of queens attacking."""
     return n * (n - 1) // 2

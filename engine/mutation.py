@@ -16,12 +16,14 @@ from engine.conflicts import (
     BoardLines,
     board_lines,
     line_indices,
+    row_conflicts,
     swap_change,
     with_known_conflicts,
 )
 from engine.encodings import Encoding, Genomes, random_integers
 
 BoolArray = npt.NDArray[np.bool_]
+IntArray = npt.NDArray[np.int64]
 
 
 class MutationSettings(NamedTuple):
@@ -185,7 +187,14 @@ def conflict_mutation(
 
 
 def conflict_mutation_counted(
-    genomes: Genomes, rng: np.random.Generator, settings: MutationSettings
+    genomes: Genomes,
+    rng: np.random.Generator,
+    settings: MutationSettings,
+    *,
+    in_place: bool = False,
+    reuse: BoardLines | None = None,
+    known: IntArray | None = None,
+    recount: bool = True,
 ) -> tuple[Genomes, BoardLines]:
     """Conflict-directed mutation that also returns the children's line counts.
 
@@ -196,21 +205,34 @@ def conflict_mutation_counted(
     Each move is scored exactly from the line counts, without re-evaluating the child, and
     the counts are then updated for the moves made, so the caller can score the children
     without counting their lines again.
+
+    With ``in_place``, the moves are made in ``genomes`` itself and it is returned: for a
+    caller that owns the children (the algorithm's are a fresh array), which saves a copy of
+    the whole batch. ``reuse``: line counts the caller no longer needs (those this returned a
+    generation ago), whose arrays are overwritten (see :func:`engine.conflicts.board_lines`).
+    ``known``: the conflicts of ``genomes`` where the caller knows them (a child that is a copy
+    of its parent), ``-1`` elsewhere; only the others are summed from the counts. Without
+    ``recount``, the returned counts are left as they were *before* the moves (only their
+    conflicts are the children's): for a caller that reads nothing but the conflicts, which
+    saves updating them. The draws and the children are the same either way.
     """
     count, n = genomes.shape
     encoding = settings.encoding
-    lines = board_lines(genomes, n, encoding)
+    lines = board_lines(genomes, n, encoding, reuse=reuse)
     if n < 2 or count == 0:
-        return genomes.copy(), lines
+        return (genomes if in_place else genomes.copy()), lines
     chosen = _chosen(count, settings.rate, rng)
-    queen = _random_attacked_queen(lines.attacked(), rng)
+    queen = _random_attacked_queen(_attacked(lines), rng)
     rows_of = np.arange(count)
     tries = settings.candidates
     if encoding.is_permutation:
         partner = random_integers(rng, 0, n - 1, (count, tries))
         partner += partner >= queen[:, None]
         row_queen = genomes[rows_of, queen][:, None]
-        row_partner = np.take_along_axis(genomes, partner, axis=1)
+        if genomes.flags.c_contiguous:  # a flat take: take_along_axis costs several calls
+            row_partner = genomes.reshape(-1).take(partner + (rows_of * n)[:, None])
+        else:
+            row_partner = np.take_along_axis(genomes, partner, axis=1)
         # The swap's exact change in a few whole-array operations: the generic
         # _conflict_change gives the same numbers with several times the calls, which is
         # most of a generation's cost at small N (issue 11).
@@ -232,17 +254,29 @@ def conflict_mutation_counted(
         moved = ((old_rows, old_columns, new_rows, new_columns),)
         change = _conflict_change(lines, moved, n, encoding)
     best = np.argmin(change, axis=1)
-    result = genomes.copy()
+    result = genomes if in_place else genomes.copy()
     targets = np.nonzero(chosen)[0]
-    conflicts = lines.conflicts.copy()
+    if known is None:
+        conflicts = lines.conflicts.copy()
+    else:
+        conflicts = np.array(known, dtype=np.int64)
+        unknown = np.flatnonzero(conflicts < 0)
+        conflicts[unknown] = row_conflicts(lines, unknown)
     conflicts[targets] += change[targets, best[targets]]
     if encoding.is_permutation:
         other = partner[targets, best[targets]]
-        result[targets, queen[targets]] = genomes[targets, other]
-        result[targets, other] = genomes[targets, queen[targets]]
-        changed = (np.concatenate([targets, targets]), np.concatenate([queen[targets], other]))
+        moving = queen[targets]
+        # Both genes read before either is written: ``result`` may be ``genomes``.
+        gene_moving, gene_other = genomes[targets, moving], genomes[targets, other]
+        result[targets, moving] = gene_other
+        result[targets, other] = gene_moving
+        if not recount:
+            return result, with_known_conflicts(lines, conflicts)
+        changed = (np.concatenate([targets, targets]), np.concatenate([moving, other]))
     else:
         result[targets, queen[targets]] = new_gene[targets, best[targets]]
+        if not recount:
+            return result, with_known_conflicts(lines, conflicts)
         changed = (targets, queen[targets])
     return result, with_known_conflicts(
         _recount_moved(lines, result, changed, n, encoding), conflicts
@@ -279,6 +313,15 @@ def _recount_moved(
     return BoardLines(cells=lines.cells, occupancy=lines.occupancy, sizes=lines.sizes)
 
 
+def _attacked(lines: BoardLines) -> BoolArray:
+    """:meth:`BoardLines.attacked` in fewer passes: a queen shares a line with another exactly
+    when its line counts (each at least 1, itself) add up to more than the kinds of line."""
+    total = np.take(lines.occupancy[0], lines.cells[0])
+    for flat, cells in zip(lines.occupancy[1:], lines.cells[1:], strict=True):
+        total += np.take(flat, cells)
+    return np.asarray(total > len(lines.sizes), dtype=bool)
+
+
 def _random_attacked_queen(attacked: BoolArray, rng: np.random.Generator) -> Genomes:
     """Per row, a uniformly random attacked queen; a uniformly random queen where none is.
 
@@ -287,14 +330,19 @@ def _random_attacked_queen(attacked: BoolArray, rng: np.random.Generator) -> Gen
     """
     count, n = attacked.shape
     flat = np.flatnonzero(attacked)
-    per_row = np.bincount(flat // n, minlength=count)
-    first = np.cumsum(per_row) - per_row
+    # Where each row's attacked queens start among them, and how many it has.
+    bounds = np.searchsorted(flat, np.arange(0, (count + 1) * n, n, dtype=np.int64))
+    first = bounds[:-1]
+    per_row = bounds[1:] - first
     draw = np.asarray(rng.random(count), dtype=np.float64)
-    queen = np.floor(draw * n).astype(np.int64)
-    some = per_row > 0
-    chosen = first[some] + np.floor(draw[some] * per_row[some]).astype(np.int64)
-    queen[some] = flat[chosen] % n
-    return np.asarray(queen, dtype=np.int64)
+    # Truncation is the floor here: the products are never negative.
+    anywhere: Genomes = (draw * n).astype(np.int64)
+    if flat.shape[0] == 0:
+        return anywhere
+    # Every row's r-th attacked queen, r = floor(draw * per_row), computed for all rows at
+    # once (a row with none reads a neighbour's, clipped, and is not taken).
+    attacked_one = flat.take(first + (draw * per_row).astype(np.int64), mode="clip") % n
+    return np.asarray(np.where(per_row > 0, attacked_one, anywhere), dtype=np.int64)
 
 
 def _conflict_change(
@@ -357,7 +405,15 @@ class CountedMutation(Protocol):
     """A mutation that hands over the line counts of the children it returns."""
 
     def __call__(
-        self, genomes: Genomes, rng: np.random.Generator, settings: MutationSettings
+        self,
+        genomes: Genomes,
+        rng: np.random.Generator,
+        settings: MutationSettings,
+        *,
+        in_place: bool = False,
+        reuse: BoardLines | None = None,
+        known: IntArray | None = None,
+        recount: bool = True,
     ) -> tuple[Genomes, BoardLines]: ...
 
 

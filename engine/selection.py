@@ -60,8 +60,10 @@ def tournament_select(
 ) -> IntArray:
     """Tournament of ``size``: draw ``size`` individuals (with replacement), keep the fittest."""
     entrants = rng.integers(0, fitness.shape[0], size=(count, size))
-    winners = np.argmax(fitness[entrants], axis=1)
-    return np.take_along_axis(entrants, winners[:, None], axis=1)[:, 0].astype(np.int64)
+    scores = fitness[entrants]
+    # Of two, argmax's choice (the first on a tie) without a reduction over pairs.
+    winners = (scores[:, 1] > scores[:, 0]).view(np.int8) if size == 2 else scores.argmax(axis=1)
+    return np.asarray(entrants[np.arange(count), winners], dtype=np.int64)
 
 
 def best_two_of_five_select(
