@@ -211,3 +211,39 @@ def test_sweeps_are_found_or_created_and_results_never_counted_twice(tmp_path: P
         store.clear_sweep_results(sweep_id)
         assert store.sweep_results(sweep_id) == []
         assert store.sweep(sweep_id + 1) is None
+
+
+def test_two_openers_creating_a_new_store_at_once_both_open_it(tmp_path: Path) -> None:
+    """The second one to create the schema finds it made while it waited for the write lock
+    (it failed with "table schema_version already exists", seen in a test run)."""
+    import threading
+    import time
+
+    from tui.lab.store import _SCHEMA, APPLICATION, SCHEMA_VERSION
+
+    path = tmp_path / "new.sqlite3"
+    first = sqlite3.connect(path, isolation_level=None)
+    first.execute("BEGIN IMMEDIATE")  # the first creator holds the write lock, no tables yet
+    opened: list[object] = []
+
+    def second() -> None:
+        try:
+            with RunStore.open(path) as store:
+                opened.append(store.runs())
+        except Exception as error:  # reported below
+            opened.append(error)
+
+    thread = threading.Thread(target=second)
+    thread.start()
+    time.sleep(0.5)  # the second has seen no tables and waits for the lock
+    for statement in _SCHEMA.split(";"):
+        if statement.strip():
+            first.execute(statement)
+    first.execute(
+        "INSERT INTO schema_version (application, version) VALUES (?, ?)",
+        (APPLICATION, SCHEMA_VERSION),
+    )
+    first.execute("COMMIT")
+    first.close()
+    thread.join(timeout=30)
+    assert opened == [[]]

@@ -326,14 +326,13 @@ class RunStore:
         """Check (or, with ``create``, create) the schema, then set the connection up."""
         connection = self._connection
         connection.execute("PRAGMA foreign_keys = ON")
-        tables = {
-            row[0]
-            for row in connection.execute("SELECT name FROM sqlite_master WHERE type = 'table'")
-        }
+        tables = self._table_names()
         if not tables and not create:
             raise StoreError(f"{self.path}: an empty file, not a queens run file")
+        if not tables and not self._create_schema():
+            tables = self._table_names()  # another process created it meanwhile: check it
         if not tables:
-            self._create_schema()
+            pass  # created here
         elif "schema_version" not in tables:
             raise StoreError(
                 f"{self.path}: not a queens run store (a SQLite database with other tables); "
@@ -361,8 +360,20 @@ class RunStore:
             # In WAL mode NORMAL never corrupts; a power cut may lose the last commits.
             connection.execute("PRAGMA synchronous = NORMAL")
 
-    def _create_schema(self) -> None:
+    def _table_names(self) -> set[str]:
+        return {
+            row[0]
+            for row in self._connection.execute(
+                "SELECT name FROM sqlite_master WHERE type = 'table'"
+            )
+        }
+
+    def _create_schema(self) -> bool:
+        """Create the tables; ``False`` when another process created them first (two
+        processes opening a new file at once: the second waits for the first's write lock)."""
         with self._transaction():
+            if self._table_names():
+                return False
             for statement in _SCHEMA.split(";"):
                 if statement.strip():
                     self._connection.execute(statement)
@@ -370,6 +381,7 @@ class RunStore:
                 "INSERT INTO schema_version (application, version) VALUES (?, ?)",
                 (APPLICATION, SCHEMA_VERSION),
             )
+        return True
 
     def close(self) -> None:
         """Close the connection (uncommitted work is rolled back)."""
