@@ -74,8 +74,35 @@ def _single_threaded_blas() -> None:
     os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
 
+QUICK_EXIT_COMMANDS = frozenset({"solve", "presets", "solutions"})
+"""Commands that, once done, hold nothing for Python's shutdown to finish: their output is
+printed, their run store (``solve --record``) closed, no thread or child process is left."""
+
+
+def _quick_exit(code: int) -> None:
+    """End the process now, skipping Python's shutdown, once stdout and stderr are flushed.
+
+    Freeing numpy's and the engine's objects one by one at exit took 25-40 ms here, a fifth of
+    a ``queens solve --n 8``; the kernel takes the whole process back at once instead. Only
+    after a command of :data:`QUICK_EXIT_COMMANDS` returned normally; if a flush fails (the
+    reader went away), the normal exit reports it.
+    """
+    import os
+
+    try:
+        sys.stdout.flush()
+        sys.stderr.flush()
+    except (OSError, ValueError):
+        return
+    os._exit(code)
+
+
 def main() -> int:
-    """Run the ``queens`` command; returns its exit code."""
+    """Run the ``queens`` command (the console script); returns its exit code.
+
+    For some commands it does not return but ends the process (:func:`_quick_exit`): call
+    :func:`tui.cli.main` to run a command inside a program of your own.
+    """
     try:
         _single_threaded_blas()
         import signal
@@ -83,10 +110,14 @@ def main() -> int:
         signal.signal(signal.SIGINT, raise_interruption)
         signal.signal(signal.SIGTERM, raise_interruption)
         from tui.cli import main as command_line
+        from tui.commands import chosen_command
 
         if _received:  # an import swallowed the interruption (``except ImportError``)
             raise _interruption_received()
-        return command_line()
+        code = command_line()
+        if chosen_command(sys.argv[1:]) in QUICK_EXIT_COMMANDS:
+            _quick_exit(code)
+        return code
     except BaseException as error:
         if isinstance(error, KeyboardInterrupt):
             return report_interruption(error)

@@ -5,10 +5,13 @@ slows them alike), and each is compared with its round's numpy import:
 
 1. ``python -c "import numpy"``: the floor every run of the command pays.
 2. ``python -c "import numpy.random"``: the part of numpy a run cannot do without.
-3. ``queens solve --n 8 --seed 1``: the installed console script, a whole solve included; and
+3. ``python -c "import numpy, os; os._exit(0)"``: the floor without Python's shutdown, which
+   ``queens solve`` skips (it ends with ``os._exit`` once its output is flushed), to show how
+   much of the difference that is.
+4. ``queens solve --n 8 --seed 1``: the installed console script, a whole solve included; and
    again with OpenBLAS allowed its thread pool (``queens`` asks for one thread: it never uses
    BLAS), to show what that part saves.
-4. The cost of printing a result for N = 10^6 (``--json`` and the human summary), measured on
+5. The cost of printing a result for N = 10^6 (``--json`` and the human summary), measured on
    a snapshot around a random permutation, since the default GA cannot reach that N in a
    benchmark's time.
 """
@@ -82,6 +85,8 @@ def startup_ratio() -> None:
     commands: dict[str, tuple[list[str], dict[str, str] | None]] = {
         "python -c 'import numpy'": ([python, "-c", "import numpy"], None),
         "python -c 'import numpy.random'": ([python, "-c", "import numpy.random"], None),
+        # queens solve ends without Python's shutdown (tui/entry.py): numpy's own share of it.
+        "  numpy, then os._exit(0)": ([python, "-c", "import numpy, os; os._exit(0)"], None),
         "queens solve --n 8 --seed 1": (solve, None),
         "  the same with OpenBLAS's threads": (solve, blas_pool),
     }

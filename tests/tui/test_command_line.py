@@ -7,6 +7,7 @@ import signal
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -144,6 +145,32 @@ def test_human_output_draws_the_board(capsys: pytest.CaptureFixture[str]) -> Non
     board = [line for line in out.splitlines() if set(line) <= {"Q", ".", " "} and line]
     assert len(board) == 6
     assert all(line.count("Q") == 1 for line in board)
+
+
+def test_the_console_script_ends_without_python_s_shutdown_and_loses_nothing(
+    tmp_path: Path,
+) -> None:
+    """solve, presets and solutions end the process at once when done (tui.entry): everything
+    printed still arrives, the exit code is the command's, and a recorded run is closed."""
+
+    def queens(*words: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            [sys.executable, "-m", "tui", *words], capture_output=True, text=True, check=False
+        )
+
+    everything = queens("solutions", "--n", "8", "--seed", "1")
+    assert everything.returncode == 0
+    boards = [line for line in everything.stdout.splitlines() if len(line.split()) == 8]
+    assert len(boards) == 92  # the last lines were still in Python's buffer at the end
+    unsolved = queens("solve", "--n", "30", "--generations", "1", "--seed", "1")
+    assert unsolved.returncode == 1 and unsolved.stdout.startswith("N = 30: not solved")
+    store = str(tmp_path / "runs.sqlite3")
+    recorded = queens("solve", "--n", "8", "--seed", "1", "--record", "--store", store)
+    assert recorded.returncode == 0
+    from tui.lab.store import RunStore
+
+    with RunStore.open(store) as runs:
+        assert runs.run(1).status == "finished"
 
 
 def test_console_script_exit_codes_and_interrupt() -> None:
