@@ -76,6 +76,16 @@ def open_run(run: str, flag: str | None) -> tuple[RunStore, int]:
         raise
 
 
+def warn_of_damaged_keyframes(damaged: dict[int, str]) -> None:
+    """One line on stderr per keyframe set aside (see :class:`tui.lab.timeline.Timeline`)."""
+    for generation, why in sorted(damaged.items()):
+        print(
+            f"queens: warning: the keyframe of generation {generation} is set aside ({why}); "
+            "re-stepped from an earlier one",
+            file=sys.stderr,
+        )
+
+
 def reporting_store_errors(handler: Callable[[argparse.Namespace], int]) -> Callable[..., int]:
     """Wrap a handler: a :class:`~tui.lab.store.StoreError` prints one line and exits 2."""
 

@@ -19,6 +19,7 @@ from tui.store_access import (
     open_run,
     open_store,
     reporting_store_errors,
+    warn_of_damaged_keyframes,
 )
 
 if TYPE_CHECKING:
@@ -63,12 +64,7 @@ def run(args: argparse.Namespace) -> int:
     store, run_id = open_run(args.run, args.store)
     with store:
         resumed = resume(store, run_id, budget)
-        for generation, why in sorted(resumed.damaged_keyframes.items()):
-            print(
-                f"queens: warning: the keyframe of generation {generation} is set aside ({why}); "
-                "re-stepped from an earlier one",
-                file=sys.stderr,
-            )
+        warn_of_damaged_keyframes(resumed.damaged_keyframes)
         if resumed.mismatch is not None:
             print(
                 f"queens: warning: {resumed.mismatch}; the record from generation "

@@ -13,7 +13,13 @@ import time
 from typing import TYPE_CHECKING, Any, Final
 
 from tui.exit_codes import EXIT_USAGE
-from tui.store_access import add_run_argument, add_store_flag, open_run, reporting_store_errors
+from tui.store_access import (
+    add_run_argument,
+    add_store_flag,
+    open_run,
+    reporting_store_errors,
+    warn_of_damaged_keyframes,
+)
 
 if TYPE_CHECKING:
     from engine import Snapshot
@@ -89,12 +95,7 @@ def run(args: argparse.Namespace) -> int:
             generation += store.run(run_id).generations + 1
         timeline = Timeline(store, run_id)
         snapshot = timeline.snapshot_at(generation)
-        for damaged, why in sorted(timeline.damaged.items()):
-            print(
-                f"queens: warning: the keyframe of generation {damaged} is set aside ({why}); "
-                "re-stepped from an earlier one",
-                file=sys.stderr,
-            )
+        warn_of_damaged_keyframes(timeline.damaged)
     if args.json:
         print(json.dumps(generation_document(run_id, snapshot)))
     else:
