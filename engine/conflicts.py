@@ -119,7 +119,14 @@ def row_conflicts(lines: BoardLines, individuals: IntArray) -> IntArray:
 
 
 def swap_change(
-    lines: BoardLines, individual: IntArray, i: IntArray, a: IntArray, j: IntArray, b: IntArray
+    lines: BoardLines,
+    individual: IntArray,
+    i: IntArray,
+    a: IntArray,
+    j: IntArray,
+    b: IntArray,
+    *,
+    sharing: tuple[IntArray, IntArray] | None = None,
 ) -> IntArray:
     """Exact change in attacking pairs when two queens of a permutation board swap rows.
 
@@ -132,25 +139,40 @@ def swap_change(
     one the pair leaves; and when the two queens attack each other on a diagonal
     (``|a - b| == |i - j|``) they share one line before (lifting the second loses one pair
     less) and one after (putting the second down gains one more), so 2 more in all.
+
+    ``sharing``: the queens on the partner's two lines and on the moving queen's two lines
+    (each count including the queen itself), when the caller has gathered them already.
     """
     down, up = lines.occupancy
     lines_per_kind = lines.sizes[0]
     n = (lines_per_kind + 1) // 2
-    # Cell indices built from as few whole-array operations as possible: at small N the
-    # number of numpy calls, not the data, is the cost (issue 11).
+    # Cell indices built from as few whole-array operations as possible, the small (per
+    # queen) terms first: at small N the number of numpy calls, not the data, is the cost
+    # (issue 11).
     up_base = individual * lines_per_kind
     down_base = up_base + (n - 1)
-    b_down, b_up = down_base + b, up_base + b
-    a_down, a_up = down_base + a, up_base + a
-    lost_down, lost_up = b_down - j, b_up + j  # the partner's lines (row b, column j)
-    left_down, left_up = a_down - i, a_up + i  # the moving queen's lines (row a, column i)
-    gained = down.take(b_down - i) + down.take(a_down - j) + up.take(b_up + i) + up.take(a_up + j)
-    lost = down.take(lost_down) + up.take(lost_up)
-    lost_here = down.take(left_down) + up.take(left_up)
-    # |a - b| == |i - j|: the two queens share their down (a - i == b - j) or their up
-    # (a + i == b + j) diagonal; never both, since i != j.
-    same_diagonal = (lost_down == left_down) | (lost_up == left_up)
-    return np.asarray(gained - lost - lost_here + 4 + 2 * same_diagonal, dtype=np.int64)
+    # Where the pair lands: the moving queen on (b, i), the partner on (a, j).
+    queen_down, partner_down = (down_base - i) + b, (down_base + a) - j
+    queen_up, partner_up = (up_base + i) + b, (up_base + a) + j
+    gained = down.take(queen_down)
+    gained += down.take(partner_down)
+    gained += up.take(queen_up)
+    gained += up.take(partner_up)
+    if sharing is None:
+        lost = down.take((down_base + b) - j) + up.take((up_base + b) + j)
+        lost_here = down.take((down_base + a) - i) + up.take((up_base + a) + i)
+    else:
+        lost, lost_here = sharing
+    # In int64 from here: the counts may be int16.
+    change: IntArray = np.subtract(gained, lost, dtype=np.int64)
+    change -= lost_here - 4
+    # The two share a diagonal (a - i == b - j, or a + i == b + j; never both, as i != j)
+    # exactly when the queen's new anti-diagonal is the partner's (b + i == a + j), or its new
+    # diagonal is the partner's (b - i == a - j).
+    same_diagonal = (queen_up == partner_up) | (queen_down == partner_down)
+    change += same_diagonal
+    change += same_diagonal
+    return change
 
 
 def line_indices(

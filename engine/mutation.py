@@ -208,7 +208,8 @@ def conflict_mutation_counted(
 
     With ``in_place``, the moves are made in ``genomes`` itself and it is returned: for a
     caller that owns the children (the algorithm's are a fresh array), which saves a copy of
-    the whole batch. ``reuse``: line counts the caller no longer needs (those this returned a
+    the whole batch (a ``genomes`` that is not C-contiguous is copied all the same: the moves
+    index the genes as one flat array). ``reuse``: line counts the caller no longer needs (those this returned a
     generation ago), whose arrays are overwritten (see :func:`engine.conflicts.board_lines`).
     ``known``: the conflicts of ``genomes`` where the caller knows them (a child that is a copy
     of its parent), ``-1`` elsewhere; only the others are summed from the counts. Without
@@ -221,23 +222,32 @@ def conflict_mutation_counted(
     lines = board_lines(genomes, n, encoding, reuse=reuse)
     if n < 2 or count == 0:
         return (genomes if in_place else genomes.copy()), lines
+    if not genomes.flags.c_contiguous:  # the moves below index the genes as one flat array
+        genomes, in_place = np.ascontiguousarray(genomes), True
     chosen = _chosen(count, settings.rate, rng)
-    queen = _random_attacked_queen(_attacked(lines), rng)
+    sharing = _sharing(lines)
+    queen = _random_attacked_queen(sharing > len(lines.sizes), rng)
     rows_of = np.arange(count)
     tries = settings.candidates
+    genes = genomes.reshape(-1)
+    queen_at = rows_of * n + queen  # flat positions: a flat take is numpy's cheapest gather
     if encoding.is_permutation:
         partner = random_integers(rng, 0, n - 1, (count, tries))
         partner += partner >= queen[:, None]
-        row_queen = genomes[rows_of, queen][:, None]
-        if genomes.flags.c_contiguous:  # a flat take: take_along_axis costs several calls
-            row_partner = genomes.reshape(-1).take(partner + (rows_of * n)[:, None])
-        else:
-            row_partner = np.take_along_axis(genomes, partner, axis=1)
+        partner_at = partner + (rows_of * n)[:, None]
         # The swap's exact change in a few whole-array operations: the generic
         # _conflict_change gives the same numbers with several times the calls, which is
-        # most of a generation's cost at small N (issue 11).
+        # most of a generation's cost at small N (issue 11). The queens on the two queens'
+        # own lines were summed for the attacked test already.
+        on_lines = sharing.reshape(-1)
         change = swap_change(
-            lines, rows_of[:, None], queen[:, None], row_queen, partner, row_partner
+            lines,
+            rows_of[:, None],
+            queen[:, None],
+            genes.take(queen_at)[:, None],
+            partner,
+            genes.take(partner_at),
+            sharing=(on_lines.take(partner_at), on_lines.take(queen_at)[:, None]),
         )
     else:
         rows, columns = encoding.decode(genomes, n)
@@ -255,26 +265,29 @@ def conflict_mutation_counted(
         change = _conflict_change(lines, moved, n, encoding)
     best = np.argmin(change, axis=1)
     result = genomes if in_place else genomes.copy()
-    targets = np.nonzero(chosen)[0]
+    targets = np.flatnonzero(chosen)
+    picked = targets * tries + best[targets]  # each target's best candidate, flat
     if known is None:
         conflicts = lines.conflicts.copy()
     else:
         conflicts = np.array(known, dtype=np.int64)
         unknown = np.flatnonzero(conflicts < 0)
         conflicts[unknown] = row_conflicts(lines, unknown)
-    conflicts[targets] += change[targets, best[targets]]
+    conflicts[targets] += change.reshape(-1).take(picked)
+    moving_at = queen_at[targets]
     if encoding.is_permutation:
-        other = partner[targets, best[targets]]
-        moving = queen[targets]
+        other = partner.reshape(-1).take(picked)
+        other_at = targets * n + other
         # Both genes read before either is written: ``result`` may be ``genomes``.
-        gene_moving, gene_other = genomes[targets, moving], genomes[targets, other]
-        result[targets, moving] = gene_other
-        result[targets, other] = gene_moving
+        gene_moving, gene_other = genes.take(moving_at), genes.take(other_at)
+        moved_genes = result.reshape(-1)
+        moved_genes[moving_at] = gene_other
+        moved_genes[other_at] = gene_moving
         if not recount:
             return result, with_known_conflicts(lines, conflicts)
-        changed = (np.concatenate([targets, targets]), np.concatenate([moving, other]))
+        changed = (np.concatenate([targets, targets]), np.concatenate([queen[targets], other]))
     else:
-        result[targets, queen[targets]] = new_gene[targets, best[targets]]
+        result.reshape(-1)[moving_at] = new_gene.reshape(-1).take(picked)
         if not recount:
             return result, with_known_conflicts(lines, conflicts)
         changed = (targets, queen[targets])
@@ -313,13 +326,17 @@ def _recount_moved(
     return BoardLines(cells=lines.cells, occupancy=lines.occupancy, sizes=lines.sizes)
 
 
-def _attacked(lines: BoardLines) -> BoolArray:
-    """:meth:`BoardLines.attacked` in fewer passes: a queen shares a line with another exactly
-    when its line counts (each at least 1, itself) add up to more than the kinds of line."""
+def _sharing(lines: BoardLines) -> IntArray:
+    """``(P, N)``: per queen, its line counts summed over the kinds of line.
+
+    Each count includes the queen itself, so a queen is attacked exactly when its sum is more
+    than the kinds of line (:meth:`BoardLines.attacked` in fewer passes); the swap formula
+    reads the same sums for the lines a pair of queens leaves.
+    """
     total = np.take(lines.occupancy[0], lines.cells[0])
     for flat, cells in zip(lines.occupancy[1:], lines.cells[1:], strict=True):
         total += np.take(flat, cells)
-    return np.asarray(total > len(lines.sizes), dtype=bool)
+    return total
 
 
 def _random_attacked_queen(attacked: BoolArray, rng: np.random.Generator) -> Genomes:

@@ -149,10 +149,10 @@ def test_entropy_of_integer_genomes_is_bit_for_bit_the_plain_sum():
 @pytest.mark.parametrize("encoding_name", ["permutation", "integer", "squares"])
 @pytest.mark.parametrize("n", [2, 7, 40])
 def test_attacked_from_summed_counts_equals_the_counts_test(encoding_name, n):
-    from engine.mutation import _attacked
+    from engine.mutation import _sharing
 
     lines = board_lines(population(encoding_name, 60, n, n), n, ENCODINGS[encoding_name])
-    np.testing.assert_array_equal(_attacked(lines), lines.attacked())
+    np.testing.assert_array_equal(_sharing(lines) > len(lines.sizes), lines.attacked())
 
 
 @pytest.mark.parametrize("fitness", ["pairs", "excess", "exponential"])
@@ -193,3 +193,30 @@ def test_attacked_queen_draw_equals_the_masked_one(density, n):
     np.testing.assert_array_equal(
         _random_attacked_queen(attacked, mine), masked_random_attacked_queen(attacked, theirs)
     )
+
+
+@pytest.mark.parametrize("n", [2, 5, 33])
+def test_swap_change_from_gathered_sharing_equals_the_counts_read_again(n):
+    from engine.conflicts import swap_change
+    from engine.mutation import _sharing
+
+    genomes = population("permutation", 40, n, n)
+    lines = board_lines(genomes, n, PERMUTATION)
+    rng = np.random.default_rng(n)
+    rows = np.arange(40)
+    queen = rng.integers(0, n, 40)
+    partner = rng.integers(0, n - 1, (40, 6))
+    partner += partner >= queen[:, None]
+    queen_at, partner_at = rows * n + queen, partner + (rows * n)[:, None]
+    on_lines = _sharing(lines).reshape(-1)
+    arguments = (
+        lines,
+        rows[:, None],
+        queen[:, None],
+        genomes.reshape(-1)[queen_at][:, None],
+        partner,
+        genomes.reshape(-1)[partner_at],
+    )
+    gathered = swap_change(*arguments, sharing=(on_lines[partner_at], on_lines[queen_at][:, None]))
+    np.testing.assert_array_equal(gathered, swap_change(*arguments))
+    assert gathered.dtype == np.int64
