@@ -10,6 +10,7 @@ and ``squares`` encodings. Whether an operator fits an encoding is checked by th
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Protocol
 
 import numpy as np
@@ -91,27 +92,43 @@ def order_crossover(
     point, as in Eiben & Smith's description.
     """
     count, n = first.shape
-    low, high, inside = _segments(count, n, rng)
+    # The segment [low, high), drawn as _segments draws it.
+    ends = random_integers(rng, 0, n, count), random_integers(rng, 0, n, count)
+    low, high = np.minimum(*ends)[:, None], np.maximum(*ends)[:, None] + 1
     # Both children in one pass over 2K rows (the first K keep ``first``'s segment), with flat
-    # indices: half the numpy calls of two passes, each row computed exactly as alone.
+    # indices: half the numpy calls of two passes, each row computed exactly as alone. At
+    # the default rate few couples cross, so the number of calls is the cost (issue 11).
+    positions = np.arange(n)
+    outside = np.concatenate([(positions < low) | (positions >= high)] * 2)
     keeper = np.concatenate([first, second])
     donor = np.concatenate([second, first])
-    inside = np.concatenate([inside, inside])
-    outside = np.concatenate([n - (high - low)] * 2)[:, None]  # genes taken from the donor
     offsets = np.arange(0, keeper.size, n, dtype=np.int64)[:, None]
     # Each row's positions from just after its segment, wrapping around, as flat indices:
-    # where the donor is read, and (the first ``outside`` of them) where the child is filled.
-    around = (np.arange(n)[None, :] + np.concatenate([high, high])[:, None]) % n + offsets
-    taken = np.zeros(keeper.size, dtype=bool)
-    taken[keeper + offsets] = inside  # each row of a permutation holds each value once
-    read = np.take(donor, around)
-    keep = ~np.take(taken, read + offsets)
+    # where the donor is read, and (the first N - (high - low) of them) where the child is
+    # filled.
+    around = np.concatenate([_rotations(n).take(high[:, 0], axis=0)] * 2)
+    around += offsets
+    # free[k, v]: value v is not in row k's segment (each row of a permutation holds each
+    # value once, so one scatter marks every value).
+    free = np.empty(keeper.size, dtype=bool)
+    free[keeper + offsets] = outside
+    read = donor.take(around)
+    keep = free.take(read + offsets)
     # The k-th gene kept goes to the k-th place after the segment, wrapping around.
-    result = np.where(inside, keeper, 0)
+    result = np.where(outside, 0, keeper)
+    leading = np.concatenate([positions < (n + low - high)] * 2)
     # (np.compress: several times faster than boolean indexing with a random mask.)
-    filled = np.compress((np.arange(n)[None, :] < outside).ravel(), around)
-    result.reshape(-1)[filled] = np.compress(keep.ravel(), read)
+    filled = around.compress(leading.ravel())
+    result.reshape(-1)[filled] = read.compress(keep.ravel())
     return result[:count], result[count:]
+
+
+@lru_cache(maxsize=8)
+def _rotations(n: int) -> Genomes:
+    """``(N + 1, N)`` read-only: row ``h`` is ``0 .. N - 1`` rotated left by ``h`` (mod N)."""
+    table = (np.arange(n + 1)[:, None] + np.arange(n)[None, :]) % n
+    table.flags.writeable = False
+    return table
 
 
 def cut_and_crossfill(

@@ -209,8 +209,9 @@ def conflict_mutation_counted(
     With ``in_place``, the moves are made in ``genomes`` itself and it is returned: for a
     caller that owns the children (the algorithm's are a fresh array), which saves a copy of
     the whole batch (a ``genomes`` that is not C-contiguous is copied all the same: the moves
-    index the genes as one flat array). ``reuse``: line counts the caller no longer needs (those this returned a
-    generation ago), whose arrays are overwritten (see :func:`engine.conflicts.board_lines`).
+    index the genes as one flat array). ``reuse``: line counts the caller no longer needs
+    (those this returned a generation ago), whose arrays are overwritten (see
+    :func:`engine.conflicts.board_lines`).
     ``known``: the conflicts of ``genomes`` where the caller knows them (a child that is a copy
     of its parent), ``-1`` elsewhere; only the others are summed from the counts. Without
     ``recount``, the returned counts are left as they were *before* the moves (only their
