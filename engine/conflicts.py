@@ -104,18 +104,28 @@ def with_known_conflicts(lines: BoardLines, conflicts: IntArray) -> BoardLines:
     return known
 
 
-def row_conflicts(lines: BoardLines, individuals: IntArray) -> IntArray:
-    """Attacking pairs of some individuals only: :attr:`BoardLines.conflicts` at ``individuals``.
+def own_line_sums(lines: BoardLines) -> IntArray:
+    """``(P, N)``: per queen, the queens on its lines, summed over the kinds of line.
 
-    The same sum of squared line counts, over the rows of those individuals alone (a child
-    that is a copy of its parent already knows its conflicts).
+    Each count includes the queen itself, so a queen is attacked exactly when its sum is more
+    than the kinds of line (:meth:`BoardLines.attacked` in fewer passes), and the sums give
+    the conflicts (:func:`conflicts_from_sums`); the swap formula reads the same sums for the
+    lines a pair of queens leaves.
     """
-    n = lines.cells[0].shape[1]
-    total = np.zeros(individuals.shape[0], dtype=np.int64)
-    for counts in lines.counts:
-        rows = counts[individuals]
-        total += np.einsum("ij,ij->i", rows, rows, dtype=np.int64)
-    return np.asarray((total - len(lines.sizes) * n) // 2, dtype=np.int64)
+    total = np.take(lines.occupancy[0], lines.cells[0])
+    for flat, cells in zip(lines.occupancy[1:], lines.cells[1:], strict=True):
+        total += np.take(flat, cells)
+    return total
+
+
+def conflicts_from_sums(sums: IntArray, kinds: int) -> IntArray:
+    """Attacking pairs per row of :func:`own_line_sums`: :attr:`BoardLines.conflicts` there.
+
+    Summed over its queens, a line of ``k`` gives ``k * k``: its pairs twice, plus each queen
+    once; so the pairs are ``(sum - kinds * N) / 2``.
+    """
+    total = sums.sum(axis=1, dtype=np.int64)
+    return np.asarray((total - kinds * sums.shape[1]) // 2, dtype=np.int64)
 
 
 def swap_change(

@@ -15,8 +15,9 @@ import numpy.typing as npt
 from engine.conflicts import (
     BoardLines,
     board_lines,
+    conflicts_from_sums,
     line_indices,
-    row_conflicts,
+    own_line_sums,
     swap_change,
     with_known_conflicts,
 )
@@ -226,8 +227,8 @@ def conflict_mutation_counted(
     if not genomes.flags.c_contiguous:  # the moves below index the genes as one flat array
         genomes, in_place = np.ascontiguousarray(genomes), True
     chosen = _chosen(count, settings.rate, rng)
-    sharing = _sharing(lines)
-    queen = _random_attacked_queen(sharing > len(lines.sizes), rng)
+    line_sums = own_line_sums(lines)
+    queen = _random_attacked_queen(line_sums > len(lines.sizes), rng)
     rows_of = np.arange(count)
     tries = settings.candidates
     genes = genomes.reshape(-1)
@@ -240,7 +241,7 @@ def conflict_mutation_counted(
         # _conflict_change gives the same numbers with several times the calls, which is
         # most of a generation's cost at small N (issue 11). The queens on the two queens'
         # own lines were summed for the attacked test already.
-        on_lines = sharing.reshape(-1)
+        on_lines = line_sums.reshape(-1)
         change = swap_change(
             lines,
             rows_of[:, None],
@@ -273,7 +274,7 @@ def conflict_mutation_counted(
     else:
         conflicts = np.array(known, dtype=np.int64)
         unknown = np.flatnonzero(conflicts < 0)
-        conflicts[unknown] = row_conflicts(lines, unknown)
+        conflicts[unknown] = conflicts_from_sums(line_sums.take(unknown, axis=0), len(lines.sizes))
     conflicts[targets] += change.reshape(-1).take(picked)
     moving_at = queen_at[targets]
     if encoding.is_permutation:
@@ -325,19 +326,6 @@ def _recount_moved(
         np.add.at(counts, new_cells, one)
         lines.cells[kind][individuals, positions] = new_cells
     return BoardLines(cells=lines.cells, occupancy=lines.occupancy, sizes=lines.sizes)
-
-
-def _sharing(lines: BoardLines) -> IntArray:
-    """``(P, N)``: per queen, its line counts summed over the kinds of line.
-
-    Each count includes the queen itself, so a queen is attacked exactly when its sum is more
-    than the kinds of line (:meth:`BoardLines.attacked` in fewer passes); the swap formula
-    reads the same sums for the lines a pair of queens leaves.
-    """
-    total = np.take(lines.occupancy[0], lines.cells[0])
-    for flat, cells in zip(lines.occupancy[1:], lines.cells[1:], strict=True):
-        total += np.take(flat, cells)
-    return total
 
 
 def _random_attacked_queen(attacked: BoolArray, rng: np.random.Generator) -> Genomes:

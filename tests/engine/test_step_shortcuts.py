@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 from engine_reference import brute_entropy
 
-from engine.conflicts import board_lines, row_conflicts
+from engine.conflicts import board_lines, conflicts_from_sums, own_line_sums
 from engine.crossover import order_crossover
 from engine.diversity import column_entropy
 from engine.encodings import ENCODINGS, INTEGER, PERMUTATION, Genomes
@@ -52,8 +52,10 @@ def test_conflicts_of_some_rows_equal_those_of_all(encoding_name):
     encoding = ENCODINGS[encoding_name]
     lines = board_lines(population(encoding_name, 50, 12, 3), 12, encoding)
     rows = np.array([0, 7, 7, 49, 20], dtype=np.int64)
-    np.testing.assert_array_equal(row_conflicts(lines, rows), lines.conflicts[rows])
-    assert row_conflicts(lines, np.empty(0, dtype=np.int64)).shape == (0,)
+    sums = own_line_sums(lines)
+    kinds = len(lines.sizes)
+    np.testing.assert_array_equal(conflicts_from_sums(sums[rows], kinds), lines.conflicts[rows])
+    assert conflicts_from_sums(sums[np.empty(0, dtype=np.int64)], kinds).shape == (0,)
 
 
 @pytest.mark.parametrize("encoding_name", ["permutation", "integer", "squares"])
@@ -149,10 +151,8 @@ def test_entropy_of_integer_genomes_is_bit_for_bit_the_plain_sum():
 @pytest.mark.parametrize("encoding_name", ["permutation", "integer", "squares"])
 @pytest.mark.parametrize("n", [2, 7, 40])
 def test_attacked_from_summed_counts_equals_the_counts_test(encoding_name, n):
-    from engine.mutation import _sharing
-
     lines = board_lines(population(encoding_name, 60, n, n), n, ENCODINGS[encoding_name])
-    np.testing.assert_array_equal(_sharing(lines) > len(lines.sizes), lines.attacked())
+    np.testing.assert_array_equal(own_line_sums(lines) > len(lines.sizes), lines.attacked())
 
 
 @pytest.mark.parametrize("fitness", ["pairs", "excess", "exponential"])
@@ -198,7 +198,6 @@ def test_attacked_queen_draw_equals_the_masked_one(density, n):
 @pytest.mark.parametrize("n", [2, 5, 33])
 def test_swap_change_from_gathered_sharing_equals_the_counts_read_again(n):
     from engine.conflicts import swap_change
-    from engine.mutation import _sharing
 
     genomes = population("permutation", 40, n, n)
     lines = board_lines(genomes, n, PERMUTATION)
@@ -208,7 +207,7 @@ def test_swap_change_from_gathered_sharing_equals_the_counts_read_again(n):
     partner = rng.integers(0, n - 1, (40, 6))
     partner += partner >= queen[:, None]
     queen_at, partner_at = rows * n + queen, partner + (rows * n)[:, None]
-    on_lines = _sharing(lines).reshape(-1)
+    on_lines = own_line_sums(lines).reshape(-1)
     arguments = (
         lines,
         rows[:, None],
