@@ -60,9 +60,13 @@ def tournament_select(
 ) -> IntArray:
     """Tournament of ``size``: draw ``size`` individuals (with replacement), keep the fittest."""
     entrants = rng.integers(0, fitness.shape[0], size=(count, size))
-    scores = fitness[entrants]
-    # Of two, argmax's choice (the first on a tie) without a reduction over pairs.
-    winners = (scores[:, 1] > scores[:, 0]).view(np.int8) if size == 2 else scores.argmax(axis=1)
+    scores = fitness.take(entrants)
+    if size == 2:
+        # argmax's choice (the first on a tie) without a reduction over pairs.
+        return np.asarray(
+            np.where(scores[:, 1] > scores[:, 0], entrants[:, 1], entrants[:, 0]), dtype=np.int64
+        )
+    winners = scores.argmax(axis=1)
     return np.asarray(entrants[np.arange(count), winners], dtype=np.int64)
 
 

@@ -46,7 +46,7 @@ def best_of_union_survivors(parents: FloatArray, children: FloatArray, elitism: 
     replace the worst members when they are better.
     """
     union = np.concatenate([parents, children])
-    return np.argsort(-union, kind="stable")[: parents.shape[0]].astype(np.int64)
+    return np.argsort(-union, kind="stable")[: parents.shape[0]].astype(np.int64, copy=False)
 
 
 def threshold_acceptance(children: FloatArray, threshold: float) -> tuple[BoolArray, float]:
