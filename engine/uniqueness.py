@@ -35,12 +35,20 @@ def _weights(n: int) -> HashArray:
     return weights
 
 
+_EINSUM_GENES: Final = 8192
+"""Batches of at least this many genes are hashed with einsum, smaller ones with matmul."""
+
+
 def row_hashes(genomes: Genomes) -> HashArray:
-    """A 64-bit hash per genome: ``sum(gene * w_position) mod 2**64``, one integer matmul."""
+    """A 64-bit hash per genome: ``sum(gene * w_position) mod 2**64``, one integer product."""
     weights = _weights(genomes.shape[1])
     # Genes are non-negative int64, so viewing them as uint64 is exact and costs no copy.
     unsigned = np.ascontiguousarray(genomes, dtype=np.int64).view(np.uint64)
-    return np.asarray(unsigned @ weights, dtype=np.uint64)
+    if unsigned.size < _EINSUM_GENES:
+        return np.asarray(unsigned @ weights, dtype=np.uint64)
+    # The same sums (modulo 2**64, in any order): einsum's integer loop is 1.4-1.9x faster
+    # than matmul's on 1000 x 64 and larger batches, slower below ~8000 genes (issue 11).
+    return np.asarray(np.einsum("ij,j->i", unsigned, weights), dtype=np.uint64)
 
 
 def unseen(hashes: HashArray, seen: HashArray) -> BoolArray:

@@ -123,3 +123,15 @@ def test_unseen_drops_known_and_repeated_hashes():
     hashes = np.array([9, 2, 2, 7, 1, 12], dtype=np.uint64)
     assert unseen(hashes, seen).tolist() == [False, True, False, True, False, True]
     assert remember(seen, hashes).tolist() == [1, 2, 5, 7, 9, 12]
+
+
+@pytest.mark.parametrize("shape", [(3, 5), (200, 64), (40, 300)])
+def test_row_hashes_are_the_weighted_sums_modulo_2_to_the_64(shape):
+    from engine.uniqueness import _weights
+
+    genomes = np.random.default_rng(shape[0]).integers(0, shape[1], shape)
+    weights = [int(w) for w in _weights(shape[1])]
+    expected = [
+        sum(int(g) * w for g, w in zip(row, weights, strict=True)) % 2**64 for row in genomes
+    ]
+    assert row_hashes(genomes).tolist() == expected
