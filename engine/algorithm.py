@@ -159,7 +159,7 @@ class GeneticAlgorithm:
         survivors = SURVIVORS[self.config.survivor](
             current.fitness, scored.fitness, self.config.elitism
         )
-        population = np.take(self._joined(current.population, children), survivors, axis=0)
+        population = self._joined(current.population, children).take(survivors, axis=0)
         scored = Scored(
             np.concatenate([current.fitness, scored.fitness])[survivors],
             np.concatenate([current.conflicts, scored.conflicts])[survivors],
@@ -268,7 +268,7 @@ class GeneticAlgorithm:
         picks = SELECTIONS[config.selection](fitness, 2 * couples, self.rng, config.tournament_size)
         rate = 0.0 if self._mutating else config.crossover_rate
         crossed = self.rng.random(couples) < rate
-        crossing = np.flatnonzero(crossed)
+        crossing = crossed.nonzero()[0]
         # One row per pick, couple k in rows 2k and 2k + 1: the children in their final order,
         # gathered once (fancy indexing already copies; no stacking of two halves afterwards).
         pairs = picks.reshape(couples, 2)
@@ -308,7 +308,7 @@ class GeneticAlgorithm:
         unrecorded = scored.conflicts == 0
         if new is not None and not self.config.harvest:
             unrecorded &= new
-        solved = np.flatnonzero(unrecorded)
+        solved = unrecorded.nonzero()[0]
         if solved.size == 0:
             return population, scored
         self.solutions.record(
@@ -368,7 +368,7 @@ class GeneticAlgorithm:
         )
         # Highest fitness first, fewest conflicts breaking ties, then the first such row (what
         # a stable sort by both would put first, without sorting everything).
-        ties = np.flatnonzero(fitness == stats.best_fitness)
+        ties = (fitness == stats.best_fitness).nonzero()[0]
         best_index = int(ties[conflicts[ties].argmin()])
         return Snapshot(
             stats=stats,

@@ -112,9 +112,9 @@ def own_line_sums(lines: BoardLines) -> IntArray:
     the conflicts (:func:`conflicts_from_sums`); the swap formula reads the same sums for the
     lines a pair of queens leaves.
     """
-    total = np.take(lines.occupancy[0], lines.cells[0])
+    total = lines.occupancy[0].take(lines.cells[0])
     for flat, cells in zip(lines.occupancy[1:], lines.cells[1:], strict=True):
-        total += np.take(flat, cells)
+        total += flat.take(cells)
     return total
 
 

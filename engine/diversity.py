@@ -47,7 +47,8 @@ def column_entropy(genomes: Genomes, n: int, encoding: Encoding) -> float:
     size = genomes.shape[0]
     if size < 2 or n < 2:
         return 0.0
-    rows, _ = encoding.decode(genomes, n)
+    # The gene is the row, but for squares (decode would also build a columns array).
+    rows = genomes // n if encoding.name == "squares" else genomes
     ceiling = np.log(min(size, n))
     if n <= size * max(1.0, np.log2(size)):
         # Count the (position, row) cells a block of individuals at a time: the index of a

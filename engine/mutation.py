@@ -265,15 +265,15 @@ def conflict_mutation_counted(
         old_columns = np.broadcast_to(columns[rows_of, queen][:, None], new_gene.shape)
         moved = ((old_rows, old_columns, new_rows, new_columns),)
         change = _conflict_change(lines, moved, n, encoding)
-    best = np.argmin(change, axis=1)
+    best = change.argmin(axis=1)
     result = genomes if in_place else genomes.copy()
-    targets = np.flatnonzero(chosen)
+    targets = chosen.nonzero()[0]
     picked = targets * tries + best[targets]  # each target's best candidate, flat
     if known is None:
         conflicts = lines.conflicts.copy()
     else:
         conflicts = np.array(known, dtype=np.int64)
-        unknown = np.flatnonzero(conflicts < 0)
+        unknown = (conflicts < 0).nonzero()[0]
         conflicts[unknown] = conflicts_from_sums(line_sums.take(unknown, axis=0), len(lines.sizes))
     conflicts[targets] += change.reshape(-1).take(picked)
     moving_at = queen_at[targets]
@@ -335,9 +335,9 @@ def _random_attacked_queen(attacked: BoolArray, rng: np.random.Generator) -> Gen
     come sorted by row, so row ``k``'s ``r``-th attacked queen is a direct index.
     """
     count, n = attacked.shape
-    flat = np.flatnonzero(attacked)
+    flat = attacked.reshape(-1).nonzero()[0]
     # Where each row's attacked queens start among them, and how many it has.
-    bounds = np.searchsorted(flat, np.arange(0, (count + 1) * n, n, dtype=np.int64))
+    bounds = flat.searchsorted(np.arange(0, (count + 1) * n, n, dtype=np.int64))
     first = bounds[:-1]
     per_row = bounds[1:] - first
     draw = np.asarray(rng.random(count), dtype=np.float64)

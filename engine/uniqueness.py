@@ -192,6 +192,7 @@ def unique_fraction(genomes: Genomes) -> float:
     if genomes.shape[0] == 0:
         return 0.0
     # A sort and a count, not np.unique: that one imports numpy.ma (~10 ms of every start-up).
-    hashes = np.sort(row_hashes(genomes))
+    hashes = row_hashes(genomes)
+    hashes.sort()
     distinct = 1 + int(np.count_nonzero(hashes[1:] != hashes[:-1]))
     return float(distinct / genomes.shape[0])
