@@ -104,8 +104,7 @@ def order_crossover(
     donor = np.concatenate([second, first])
     offsets = np.arange(0, keeper.size, n, dtype=np.int64)[:, None]
     # Each row's positions from just after its segment, wrapping around, as flat indices:
-    # where the donor is read, and (the first N - (high - low) of them) where the child is
-    # filled.
+    # where the donor is read, and (those outside the segment) where the child is filled.
     around = np.concatenate([_rotations(n).take(high[:, 0], axis=0)] * 2)
     around += offsets
     # free[k, v]: value v is not in row k's segment (each row of a permutation holds each
@@ -114,13 +113,13 @@ def order_crossover(
     free[keeper + offsets] = outside
     read = donor.take(around)
     keep = free.take(read + offsets)
-    # The k-th gene kept goes to the k-th place after the segment, wrapping around.
-    result = np.where(outside, 0, keeper)
-    leading = np.concatenate([positions < (n + low - high)] * 2)
+    # The k-th gene kept goes to the k-th place outside the segment in the order ``around``
+    # visits them (from just after the segment, wrapping around). Every such place is
+    # filled, so the keeper (a new array) becomes the child where it stands.
     # (np.compress: several times faster than boolean indexing with a random mask.)
-    filled = around.compress(leading.ravel())
-    result.reshape(-1)[filled] = read.compress(keep.ravel())
-    return result[:count], result[count:]
+    filled = around.compress(outside.take(around).ravel())
+    keeper.reshape(-1)[filled] = read.compress(keep.ravel())
+    return keeper[:count], keeper[count:]
 
 
 @lru_cache(maxsize=8)
