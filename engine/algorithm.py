@@ -287,14 +287,15 @@ class GeneticAlgorithm:
         # mode="clip" (the picks are in range anyway): with the default mode, numpy gathers
         # into a hidden temporary and copies that into ``out``.
         children = np.take(population, rows, axis=0, out=slot, mode="clip")
-        known = conflicts[rows]
+        known = conflicts.take(rows)
         if crossing.size:
-            one, two = 2 * crossing, 2 * crossing + 1
+            # Couple k's two children are rows 2k and 2k + 1: as (couple, child, gene) views.
+            couple_children = children.reshape(-1, 2, children.shape[1])
             crossed_one, crossed_two = CROSSOVERS[config.crossover](
-                children[one], children[two], self.rng
+                couple_children[crossing, 0], couple_children[crossing, 1], self.rng
             )
-            children[one], children[two] = crossed_one, crossed_two
-            known[one], known[two] = -1, -1
+            couple_children[crossing, 0], couple_children[crossing, 1] = crossed_one, crossed_two
+            known.reshape(-1, 2)[crossing] = -1
         return children[:wanted], known[:wanted]
 
     def _harvest(

@@ -232,11 +232,13 @@ def conflict_mutation_counted(
     rows_of = np.arange(count)
     tries = settings.candidates
     genes = genomes.reshape(-1)
-    queen_at = rows_of * n + queen  # flat positions: a flat take is numpy's cheapest gather
+    row_starts = rows_of * n
+    queen_at = row_starts + queen  # flat positions: a flat take is numpy's cheapest gather
     if encoding.is_permutation:
         partner = random_integers(rng, 0, n - 1, (count, tries))
         partner += partner >= queen[:, None]
-        partner_at = partner + (rows_of * n)[:, None]
+        partner_at = partner + row_starts[:, None]
+        queen_genes, partner_genes = genes.take(queen_at), genes.take(partner_at)
         # The swap's exact change in a few whole-array operations: the generic
         # _conflict_change gives the same numbers with several times the calls, which is
         # most of a generation's cost at small N (issue 11). The queens on the two queens'
@@ -246,9 +248,9 @@ def conflict_mutation_counted(
             lines,
             rows_of[:, None],
             queen[:, None],
-            genes.take(queen_at)[:, None],
+            queen_genes[:, None],
             partner,
-            genes.take(partner_at),
+            partner_genes,
             sharing=(on_lines.take(partner_at), on_lines.take(queen_at)[:, None]),
         )
     else:
@@ -268,31 +270,31 @@ def conflict_mutation_counted(
     best = change.argmin(axis=1)
     result = genomes if in_place else genomes.copy()
     targets = chosen.nonzero()[0]
-    picked = targets * tries + best[targets]  # each target's best candidate, flat
+    # Indexing by every row gathers all the same: a slice instead when all mutate (rate 1).
+    at: slice | IntArray = slice(None) if targets.size == count else targets
+    picked = targets * tries + best[at]  # each target's best candidate, flat
     if known is None:
         conflicts = lines.conflicts.copy()
     else:
         conflicts = np.array(known, dtype=np.int64)
         unknown = (conflicts < 0).nonzero()[0]
         conflicts[unknown] = conflicts_from_sums(line_sums.take(unknown, axis=0), len(lines.sizes))
-    conflicts[targets] += change.reshape(-1).take(picked)
-    moving_at = queen_at[targets]
+    conflicts[at] += change.reshape(-1).take(picked)
+    moving_at = queen_at[at]
     if encoding.is_permutation:
         other = partner.reshape(-1).take(picked)
-        other_at = targets * n + other
-        # Both genes read before either is written: ``result`` may be ``genomes``.
-        gene_moving, gene_other = genes.take(moving_at), genes.take(other_at)
+        # The two genes were read before the swap (``result`` may be ``genomes``).
         moved_genes = result.reshape(-1)
-        moved_genes[moving_at] = gene_other
-        moved_genes[other_at] = gene_moving
+        moved_genes[moving_at] = partner_genes.reshape(-1).take(picked)
+        moved_genes[targets * n + other] = queen_genes[at]
         if not recount:
             return result, with_known_conflicts(lines, conflicts)
-        changed = (np.concatenate([targets, targets]), np.concatenate([queen[targets], other]))
+        changed = (np.concatenate([targets, targets]), np.concatenate([queen[at], other]))
     else:
         result.reshape(-1)[moving_at] = new_gene.reshape(-1).take(picked)
         if not recount:
             return result, with_known_conflicts(lines, conflicts)
-        changed = (targets, queen[targets])
+        changed = (targets, queen[at])
     return result, with_known_conflicts(
         _recount_moved(lines, result, changed, n, encoding), conflicts
     )
