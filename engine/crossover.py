@@ -108,8 +108,9 @@ def order_crossover(
     around = np.concatenate([_rotations(n).take(high[:, 0], axis=0)] * 2)
     around += offsets
     # free[k, v]: value v is not in row k's segment (each row of a permutation holds each
-    # value once, so one scatter marks every value).
-    free = np.empty(keeper.size, dtype=bool)
+    # value once, so one scatter marks every value; zeros all the same, so that rows which
+    # are not permutations give the same, if meaningless, children every time).
+    free = np.zeros(keeper.size, dtype=bool)
     free[keeper + offsets] = outside
     read = donor.take(around)
     keep = free.take(read + offsets)
