@@ -22,6 +22,24 @@ class Survivors(Protocol):
     def __call__(self, parents: FloatArray, children: FloatArray, elitism: int) -> IntArray: ...
 
 
+def best_first(values: FloatArray) -> IntArray:
+    """Indices that order ``values`` from highest to lowest, equal values in index order (a
+    stable sort of ``-values``).
+
+    Fitness is often a whole number in a small range (every shape counting pairs is): then
+    the same order comes from sorting 16-bit keys, which numpy does by radix, 2-3x faster
+    than its merge sort of floats (issue 11). The keys are used only when they are exact.
+    """
+    if values.shape[0]:
+        low, high = values.min(), values.max()
+        if high - low < 2**15 - 1:  # False for NaN: the float sort decides those
+            distances = high - values  # exact for whole numbers of this size
+            keys = distances.astype(np.int16)
+            if (keys == distances).all():
+                return np.asarray(keys.argsort(kind="stable"), dtype=np.int64)
+    return np.asarray(np.argsort(-values, kind="stable"), dtype=np.int64)
+
+
 def generational_survivors(parents: FloatArray, children: FloatArray, elitism: int) -> IntArray:
     """Children replace their parents; the ``elitism`` best parents replace the worst children.
 
@@ -29,11 +47,11 @@ def generational_survivors(parents: FloatArray, children: FloatArray, elitism: i
     in generation order, after the elite) are dropped.
     """
     size = parents.shape[0]
-    elite = np.argsort(-parents, kind="stable")[:elitism]
+    elite = best_first(parents)[:elitism]
     kept_children = size - elitism
     if elitism:
         # The worst children make way: keep the best P - k, in generation order.
-        best_children = np.sort(np.argsort(-children, kind="stable")[:kept_children])
+        best_children = np.sort(best_first(children)[:kept_children])
     else:
         best_children = np.arange(kept_children)
     return np.concatenate([elite, size + best_children]).astype(np.int64)
@@ -46,7 +64,7 @@ def best_of_union_survivors(parents: FloatArray, children: FloatArray, elitism: 
     replace the worst members when they are better.
     """
     union = np.concatenate([parents, children])
-    return np.argsort(-union, kind="stable")[: parents.shape[0]].astype(np.int64, copy=False)
+    return best_first(union)[: parents.shape[0]]
 
 
 def threshold_acceptance(children: FloatArray, threshold: float) -> tuple[BoolArray, float]:

@@ -219,3 +219,33 @@ def test_swap_change_from_gathered_sharing_equals_the_counts_read_again(n):
     gathered = swap_change(*arguments, sharing=(on_lines[partner_at], on_lines[queen_at][:, None]))
     np.testing.assert_array_equal(gathered, swap_change(*arguments))
     assert gathered.dtype == np.int64
+
+
+@pytest.mark.parametrize(
+    "values",
+    [
+        [3.0, 1.0, 3.0, 2.0, 1.0],  # whole numbers: radix on 16-bit keys
+        [0.5, 0.25, 0.5, 1.0],  # fractions: the float sort
+        [40000.0, 0.0, 40000.0, 1.0],  # too wide a range for 16 bits
+        [-0.0, 0.0, -1.0, 0.0],  # signed zeros tie
+        [2.0, float("nan"), 1.0],  # NaN: whatever numpy's float sort says
+        [7.0],
+        [],
+    ],
+)
+def test_best_first_is_a_stable_sort_of_the_negated_values(values):
+    from engine.survivors import best_first
+
+    array = np.array(values, dtype=np.float64)
+    expected = np.argsort(-array, kind="stable")
+    np.testing.assert_array_equal(best_first(array), expected)
+    assert best_first(array).dtype == np.int64
+
+
+def test_best_first_equals_the_float_sort_on_random_fitness():
+    from engine.survivors import best_first
+
+    rng = np.random.default_rng(11)
+    for high in (5, 2016, 32766, 32767, 70000):
+        whole = rng.integers(0, high, 3000).astype(np.float64) - high // 3
+        np.testing.assert_array_equal(best_first(whole), np.argsort(-whole, kind="stable"))
