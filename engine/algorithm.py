@@ -161,8 +161,8 @@ class GeneticAlgorithm:
         )
         population = self._joined(current.population, children).take(survivors, axis=0)
         scored = Scored(
-            np.concatenate([current.fitness, scored.fitness])[survivors],
-            np.concatenate([current.conflicts, scored.conflicts])[survivors],
+            np.concatenate([current.fitness, scored.fitness]).take(survivors),
+            np.concatenate([current.conflicts, scored.conflicts]).take(survivors),
         )
         from_children = survivors >= current.population.shape[0]
         if self.config.survivor != "threshold":
