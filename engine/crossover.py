@@ -11,7 +11,7 @@ and ``squares`` encodings. Whether an operator fits an encoding is checked by th
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import Protocol
+from typing import Final, Protocol
 
 import numpy as np
 import numpy.typing as npt
@@ -105,7 +105,7 @@ def order_crossover(
     offsets = np.arange(0, keeper.size, n, dtype=np.int64)[:, None]
     # Each row's positions from just after its segment, wrapping around, as flat indices:
     # where the donor is read, and (those outside the segment) where the child is filled.
-    around = np.concatenate([_rotations(n).take(high[:, 0], axis=0)] * 2)
+    around = np.concatenate([_rotated_positions(high[:, 0], n)] * 2)
     around += offsets
     # free[k, v]: value v is not in row k's segment (each row of a permutation holds each
     # value once, so one scatter marks every value; zeros all the same, so that rows which
@@ -121,6 +121,21 @@ def order_crossover(
     filled = around.compress(outside.take(around).ravel())
     keeper.reshape(-1)[filled] = read.compress(keep.ravel())
     return keeper[:count], keeper[count:]
+
+
+def _rotated_positions(shift: Genomes, n: int) -> Genomes:
+    """``(K, N)``: row ``k`` is ``0 .. N - 1`` rotated left by ``shift[k]`` (``0 <= shift <= N``).
+
+    Small boards read their rows from a cached table (no modulo: issue 11); the table has
+    N + 1 rows of N, so large boards compute theirs.
+    """
+    if n <= _ROTATION_TABLE_N:
+        return _rotations(n).take(shift, axis=0)
+    return (np.arange(n)[None, :] + shift[:, None]) % n
+
+
+_ROTATION_TABLE_N: Final = 256
+"""Boards up to this size read OX's rotations from a table (at most 257 x 256 int64, 0.5 MB)."""
 
 
 @lru_cache(maxsize=8)

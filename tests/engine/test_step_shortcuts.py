@@ -111,7 +111,7 @@ def two_pass_order_crossover(
     return child(first, second), child(second, first)
 
 
-@pytest.mark.parametrize("n", [1, 2, 5, 16, 64])
+@pytest.mark.parametrize("n", [1, 2, 5, 16, 64, 256, 257, 700])
 @pytest.mark.parametrize("count", [1, 7, 50])
 def test_one_pass_order_crossover_equals_the_two_pass_one(n, count):
     first = population("permutation", count, n, n)
@@ -249,3 +249,17 @@ def test_best_first_equals_the_float_sort_on_random_fitness():
     for high in (5, 2016, 32766, 32767, 70000):
         whole = rng.integers(0, high, 3000).astype(np.float64) - high // 3
         np.testing.assert_array_equal(best_first(whole), np.argsort(-whole, kind="stable"))
+
+
+def test_order_crossover_keeps_no_rotation_table_for_a_large_board():
+    """The table has N + 1 rows of N: at N = 100,000 it would be 80 GB."""
+    from engine.crossover import _rotations
+
+    n = 100_000
+    first = population("permutation", 2, n, 1)
+    second = population("permutation", 2, n, 2)
+    before = _rotations.cache_info().currsize
+    one, two = order_crossover(first, second, np.random.default_rng(3))
+    assert _rotations.cache_info().currsize == before
+    for child in (one, two):
+        np.testing.assert_array_equal(np.sort(child, axis=1), np.sort(first, axis=1))
