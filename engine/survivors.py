@@ -33,9 +33,11 @@ def best_first(values: FloatArray) -> IntArray:
     if values.shape[0]:
         low, high = values.min(), values.max()
         if high - low < 2**15 - 1:  # False for NaN: the float sort decides those
-            distances = high - values  # exact for whole numbers of this size
-            keys = distances.astype(np.int16)
-            if (keys == distances).all():
+            keys = (high - values).astype(np.int16)
+            # Every value must come back from its key: then equal values share a key and a
+            # higher value has a smaller one (high - key is monotone), whatever the values.
+            # (Checking the keys alone is not enough: 1 - 1e-20 rounds to a whole 1.)
+            if ((high - keys) == values).all():
                 return np.asarray(keys.argsort(kind="stable"), dtype=np.int64)
     return np.asarray(np.argsort(-values, kind="stable"), dtype=np.int64)
 

@@ -228,6 +228,8 @@ def test_swap_change_from_gathered_sharing_equals_the_counts_read_again(n):
         [0.5, 0.25, 0.5, 1.0],  # fractions: the float sort
         [40000.0, 0.0, 40000.0, 1.0],  # too wide a range for 16 bits
         [-0.0, 0.0, -1.0, 0.0],  # signed zeros tie
+        [0.0, 1e-20, 1.0],  # 1 - 1e-20 rounds to a whole 1: keys alone would tie them
+        [1e20, 1e20 + 16384.0, 1e20],  # large, but exact distances
         [2.0, float("nan"), 1.0],  # NaN: whatever numpy's float sort says
         [7.0],
         [],
