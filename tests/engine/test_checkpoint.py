@@ -289,7 +289,7 @@ def test_a_resumed_run_may_change_its_budget_and_keep_its_digest():
 def test_a_small_file_never_allocates_what_its_config_declares(monkeypatch):
     # A huge machine, so that the config alone is allowed: the checkpoint must still be
     # refused before anything of the declared size exists.
-    monkeypatch.setattr("engine.config.physical_memory", lambda: 2**50)
+    monkeypatch.setattr("engine.memory_budget.physical_memory", lambda: 2**50)
     for declared in ({"n": 10**8}, {"population": 10**8}, {"n": 10**6, "population": 10**4}):
         state = fresh()
         state["config"] = {**state["config"], **declared}

@@ -8,7 +8,8 @@ import numpy as np
 import pytest
 
 from engine import Config, ConfigError, GeneticAlgorithm
-from engine.config import ENCODINGS, fitting_operators, memory_needs, physical_memory
+from engine.config import ENCODINGS, fitting_operators
+from engine.memory_budget import memory_needs, physical_memory
 
 
 def refusal(**values: Any) -> ConfigError:
@@ -97,7 +98,7 @@ def test_check_reports_a_key_that_is_not_text():
     ],
 )
 def test_the_memory_estimate_blames_the_field_that_is_too_big(values, field, monkeypatch):
-    monkeypatch.setattr("engine.config.physical_memory", lambda: 8 * 2**30)
+    monkeypatch.setattr("engine.memory_budget.physical_memory", lambda: 8 * 2**30)
     error = refusal(**values)
     assert error.field == field
     assert "GiB" in error.allowed
