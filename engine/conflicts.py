@@ -41,7 +41,7 @@ class BoardLines:
         sizes: tuple[int, ...],
     ) -> None:
         # A plain class, not a dataclass: one is made per generation, and the class at every
-        # start-up; the cached properties below need an instance dictionary anyway.
+        # start-up; the cached property below needs an instance dictionary anyway.
         self.cells = cells
         self.occupancy = occupancy
         self.sizes = sizes
@@ -51,13 +51,6 @@ class BoardLines:
         """Per kind of line, ``(P, L)`` queens on each line (views, no copy)."""
         return tuple(
             flat.reshape(-1, lines) for flat, lines in zip(self.occupancy, self.sizes, strict=True)
-        )
-
-    @cached_property
-    def sharing(self) -> tuple[IntArray, ...]:
-        """Per kind of line, ``(P, N)``: how many queens share each queen's line (itself too)."""
-        return tuple(
-            np.take(flat, cells) for flat, cells in zip(self.occupancy, self.cells, strict=True)
         )
 
     @cached_property
