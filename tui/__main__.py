@@ -4,6 +4,6 @@ from __future__ import annotations
 
 import sys
 
-from tui.entry import main
+from tui.cli.entry import main
 
 sys.exit(main())

@@ -23,7 +23,7 @@ from typing import Final
 from textual import events
 
 from engine import Config, GeneticAlgorithm
-from tui.app import QueensApp
+from tui.dashboard.app import QueensApp
 
 CONFIG: Final = Config(n=64, population=100, seed=11, stop_when_solved=False)
 """Never stops on its own; heavy enough that a generation is real numpy work."""

@@ -115,7 +115,7 @@ def huge_output() -> None:
     import numpy as np
 
     from engine import Config, GenerationStats, Snapshot
-    from tui.commands.solve import print_result
+    from tui.cli.result_printing import print_result
 
     genome = np.random.default_rng(0).permutation(HUGE_N).astype(np.int64)
     snapshot = Snapshot(

@@ -25,9 +25,9 @@ from collections.abc import Callable
 import numpy as np
 
 from engine import Config
-from tui.app import QueensApp
-from tui.widgets.board import Position, braille_codes, density_counts, density_scale
-from tui.widgets.population_table import ordered_window
+from tui.dashboard.app import QueensApp
+from tui.dashboard.widgets.board import Position, braille_codes, density_counts, density_scale
+from tui.dashboard.widgets.population_table import ordered_window
 
 REPEATS = 5
 
@@ -109,7 +109,7 @@ def board_pictures() -> None:
 async def chart_redraw() -> None:
     from textual.app import App, ComposeResult
 
-    from tui.widgets import FitnessPlot
+    from tui.dashboard.widgets import FitnessPlot
 
     class Host(App[None]):
         CSS = "FitnessPlot { width: 70; height: 12; }"

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Final
 
 from engine import Config
-from tui.app import QueensApp
+from tui.dashboard.app import QueensApp
 
 OUT: Final = Path(__file__).resolve().parents[2] / "screenshots"
 NAME: Final = "dashboard-100x32-replay"

@@ -18,8 +18,8 @@ from typing import Final
 from textual.pilot import Pilot
 
 from engine import Config
-from tui.app import QueensApp
-from tui.settings import CONFIG_DIR_VARIABLE
+from tui.dashboard.app import QueensApp
+from tui.dashboard.settings import CONFIG_DIR_VARIABLE
 
 OUT: Final = Path(__file__).resolve().parents[2] / "screenshots"
 

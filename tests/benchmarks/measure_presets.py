@@ -22,7 +22,7 @@ import numpy as np
 
 from engine import GeneticAlgorithm
 from engine.presets import PRESETS
-from tui.cli import config_flags
+from tui.cli.command_line import config_flags
 
 SEEDS: Final = range(20)
 FALLBACK_EVALUATIONS: Final = 500_000

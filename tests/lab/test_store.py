@@ -18,7 +18,7 @@ from tui.lab.store import (
     StoreError,
     default_store_path,
 )
-from tui.lab.writer import Writer
+from tui.lab.writer_process import Writer
 
 
 def _row(generation: int) -> tuple[float, ...]:

@@ -20,10 +20,10 @@ from typing import Any
 import pytest
 
 from tui.lab.store import RunStore
-from tui.lab.sweep.kept import StoreLedger
 from tui.lab.sweep.local_pool import LocalPool
 from tui.lab.sweep.plan import SweepPlan, build_plan, spec_from_flags
 from tui.lab.sweep.runner import MemoryLedger, missing_tasks, run_sweep
+from tui.lab.sweep.store_ledger import StoreLedger
 from tui.lab.sweep.task import DETERMINISTIC_FIELDS, Task, run_task
 
 distributed = pytest.importorskip("distributed")
@@ -284,7 +284,7 @@ def test_a_stopped_sweep_ends_its_workers_and_the_same_command_continues_it(
 def test_an_unreachable_scheduler_is_a_usage_error_within_the_timeout(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    from tui.cli import main
+    from tui.cli.command_line import main
 
     started = time.monotonic()
     code = main(
@@ -303,7 +303,7 @@ def test_an_unreachable_scheduler_is_a_usage_error_within_the_timeout(
 def test_the_cli_gives_the_same_report_on_the_cluster(
     cluster: Any, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    from tui.cli import main
+    from tui.cli.command_line import main
 
     flags = ["sweep", "--n", "8,12", "--seeds", "3", "--max-evals", "4000", "--json"]
     documents = []
@@ -321,7 +321,7 @@ def test_the_cli_gives_the_same_report_on_the_cluster(
 def test_record_runs_keeps_each_run_in_full_beside_its_result(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    from tui.cli import main
+    from tui.cli.command_line import main
 
     path = tmp_path / "runs.sqlite3"
     flags = ["sweep", "--store", str(path), "--preset", "queens-ai", "--preset", "default"]

@@ -24,7 +24,7 @@ from typing import Any, Final
 from engine import GeneticAlgorithm, Snapshot
 from tui.lab.engine_state import capture
 from tui.lab.store import STAT_FIELDS, Batch, Keyframe, RunStore, keyframe_size
-from tui.lab.writer import Writer
+from tui.lab.writer_process import Writer
 
 COMMIT_INTERVAL: Final = 1.0
 """Seconds between two commits at most (while generations keep coming)."""

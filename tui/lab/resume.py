@@ -15,7 +15,7 @@ from tui.lab.engine_state import HISTORY_LIMIT, StateError, capture, restore
 from tui.lab.recorder import Recorder
 from tui.lab.store import RunStore, StoreError
 from tui.lab.timeline import BUDGET_FIELDS, RecordMismatch, Timeline
-from tui.lab.writer import Writer
+from tui.lab.writer_process import Writer
 
 
 @dataclass

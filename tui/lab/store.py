@@ -27,7 +27,7 @@ import numpy as np
 import numpy.typing as npt
 
 from tui.lab.npy import ArrayError, from_npy, to_npy
-from tui.lab.writer import Writer
+from tui.lab.writer_process import Writer
 
 APPLICATION: Final = "queens-ga"
 SCHEMA_VERSION: Final = 1

@@ -1,0 +1,43 @@
+"""Shared helpers for the dashboard's Pilot tests."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from textual.pilot import Pilot
+
+from tui.dashboard.settings import CONFIG_DIR_VARIABLE
+
+WAIT_LIMIT = 10.0
+"""Seconds a condition may take before the test fails (generous: CI machines are slow)."""
+
+
+async def _wait_for(pilot: Pilot[None], condition: Callable[[], bool], what: str) -> None:
+    """Let the app run until ``condition()`` holds.
+
+    Raises:
+        AssertionError: If it does not hold within :data:`WAIT_LIMIT` seconds.
+    """
+    deadline = time.monotonic() + WAIT_LIMIT
+    while not condition():
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out waiting for {what}")
+        await pilot.pause(0.02)
+
+
+@pytest.fixture(autouse=True)
+def private_settings(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """Every test keeps its dashboard settings (the theme) in a temporary directory, never in
+    the user's real config."""
+    directory = tmp_path / "queens-ga-settings"
+    monkeypatch.setenv(CONFIG_DIR_VARIABLE, str(directory))
+    return directory
+
+
+@pytest.fixture
+def wait_for() -> Callable[..., object]:
+    """``await wait_for(pilot, condition, what)``: run the app until the condition holds."""
+    return _wait_for

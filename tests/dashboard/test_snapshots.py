@@ -1,0 +1,69 @@
+"""Snapshot tests of fixed, seeded, paused states (pytest-textual-snapshot).
+
+Fixed inputs only: a seeded config, a fixed number of steps, a fixed terminal size, wall-clock
+figures hidden (``frozen_clock``) and no blinking cursor. Regenerate the baselines with
+``pytest tests/tui/test_snapshots.py --snapshot-update`` after a deliberate change, and look at
+the report before committing them.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from typing import Any
+
+from textual.pilot import Pilot
+from textual.widgets import Input
+
+from engine import Config
+from tui.dashboard.app import QueensApp
+
+CLASSIC = {"mutation": "swap", "mutation_rate": 0.3, "crossover_rate": 0.9}
+
+
+async def _until(pilot: Pilot[None], condition: Callable[[], bool]) -> None:
+    deadline = time.monotonic() + 20
+    while not condition():
+        assert time.monotonic() < deadline, "the app did not reach the state"
+        await pilot.pause(0.02)
+
+
+async def _steady(app: QueensApp, pilot: Pilot[None]) -> None:
+    for field in app.query(Input):
+        field.cursor_blink = False
+    await pilot.pause(0.2)
+    app._repaint(force=True)
+    await pilot.pause(0.2)
+
+
+def test_paused_with_an_inspected_individual(snap_compare: Any) -> None:
+    app = QueensApp(Config(n=10, population=40, seed=3, **CLASSIC), frozen_clock=True)
+
+    async def run_before(pilot: Pilot[None]) -> None:
+        for generation in range(1, 6):
+            await pilot.press("n")
+            await _until(
+                pilot, lambda g=generation: app.latest is not None and app.latest.generation >= g
+            )
+        await _until(pilot, lambda: app.latest is app.runner.algorithm.snapshot)
+        await pilot.pause(0.2)
+        await pilot.press("t", "down", "down", "enter")
+        await _steady(app, pilot)
+
+    assert snap_compare(app, terminal_size=(100, 32), run_before=run_before)
+
+
+def test_solved_at_80x24(snap_compare: Any) -> None:
+    app = QueensApp(Config(n=8, population=40, seed=2, **CLASSIC), frozen_clock=True)
+
+    async def run_before(pilot: Pilot[None]) -> None:
+        await pilot.press("space")
+        await _until(pilot, lambda: app.run_state == "solved")
+        await _steady(app, pilot)
+
+    assert snap_compare(app, terminal_size=(80, 24), run_before=run_before)
+
+
+def test_too_small(snap_compare: Any) -> None:
+    app = QueensApp(Config(n=8, seed=1), frozen_clock=True)
+    assert snap_compare(app, terminal_size=(60, 18))

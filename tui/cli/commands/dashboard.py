@@ -1,0 +1,65 @@
+"""``queens tui`` (and ``queens`` alone): open the dashboard."""
+
+from __future__ import annotations
+
+import argparse
+
+from engine import Config
+from tui.cli.config_flags import add_config_flags, config_from_args, run_flags_given
+from tui.cli.exit_codes import EXIT_SOLVED
+from tui.cli.store_flags import add_dashboard_record_flags
+
+
+def add_parser(commands: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    """Add ``tui`` to the ``queens`` subcommands."""
+    parser = commands.add_parser("tui", help="open the dashboard with the form prefilled")
+    parser.add_argument("--ascii", action="store_true", help="draw queens as Q, not ♛")
+    add_dashboard_record_flags(parser)
+    add_config_flags(parser)
+    parser.set_defaults(handler=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Handle ``queens tui``."""
+    # No run flag at all: the showcase run (``tui/showcase.py``), not the bare defaults.
+    config = config_from_args(args) if run_flags_given(args) else None
+    return dashboard(config, args.ascii, record=args.record, store=args.store)
+
+
+def dashboard(
+    config: Config | None, ascii_board: bool, *, record: bool = True, store: str | None = None
+) -> int:
+    """Open the dashboard (``config`` prefills the form; ``None``: the defaults).
+
+    Runs are recorded in the run store unless ``record`` is false (the form can switch it).
+    SIGTERM closes the dashboard the way ``q`` does, so the terminal is given back as it was,
+    and the command exits 143.
+    """
+    import asyncio
+    import signal
+    from types import FrameType
+
+    from tui.cli.signals import Terminated, report_interruption
+    from tui.dashboard.app import QueensApp
+
+    app = QueensApp(config=config, ascii=ascii_board, record=record, store=store)
+    terminated = False
+
+    def close_on_sigterm(signum: int, frame: FrameType | None) -> None:
+        nonlocal terminated
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:  # the app's loop is not running (yet, or any more)
+            raise Terminated from None
+        terminated = True
+        # Not app.exit() here: a signal handler may run in the middle of the app's own code.
+        loop.call_soon_threadsafe(app.exit)
+
+    previous = signal.signal(signal.SIGTERM, close_on_sigterm)
+    try:
+        app.run()
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+    if terminated:
+        return report_interruption(Terminated())
+    return EXIT_SOLVED

@@ -1,0 +1,22 @@
+"""``queens presets``: list the published GAs the presets reproduce."""
+
+from __future__ import annotations
+
+import argparse
+
+from engine.presets import PRESETS
+from tui.cli.exit_codes import EXIT_SOLVED
+
+
+def add_parser(commands: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    """Add ``presets`` to the ``queens`` subcommands."""
+    parser = commands.add_parser("presets", help="list the presets: the published GAs, reproduced")
+    parser.set_defaults(handler=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Print the presets, one line each."""
+    width = max(len(name) for name in PRESETS)
+    for name, preset in PRESETS.items():
+        print(f"{name:<{width}}  N={preset.native_n:<3} {preset.summary}")
+    return EXIT_SOLVED

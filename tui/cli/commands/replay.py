@@ -1,0 +1,39 @@
+"""``queens replay RUN``: the dashboard on a recorded run, in time-travel mode."""
+
+from __future__ import annotations
+
+import argparse
+
+from tui.cli.exit_codes import EXIT_SOLVED
+from tui.cli.store_flags import add_run_argument, add_store_flag, open_run, reporting_store_errors
+
+
+def add_parser(commands: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    """Add ``replay`` to the ``queens`` subcommands."""
+    parser = commands.add_parser(
+        "replay",
+        help="the dashboard on a recorded run, in time-travel mode",
+        description="Open the dashboard on a recorded run at its last generation: [ and ] "
+        "step one generation back and forward, { and } ten, g jumps to a generation, end "
+        "returns to the last. Exit code 2 on an unknown run or a damaged file.",
+    )
+    add_run_argument(parser)
+    parser.add_argument("--ascii", action="store_true", help="draw queens as Q, not ♛")
+    add_store_flag(parser)
+    parser.set_defaults(handler=run)
+
+
+@reporting_store_errors
+def run(args: argparse.Namespace) -> int:
+    """Handle ``queens replay``."""
+    from tui.dashboard.app import QueensApp
+
+    store, run_id = open_run(args.run, args.store)  # refuse a bad RUN before the screen opens
+    info = store.run(run_id)
+    store.close()
+    from engine import Config
+
+    config = Config.from_mapping(info.config)
+    replay: int | str = run_id if args.run.isdigit() else args.run
+    QueensApp(config=config, ascii=args.ascii, record=True, store=args.store, replay=replay).run()
+    return EXIT_SOLVED

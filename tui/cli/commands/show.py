@@ -1,0 +1,142 @@
+"""``queens show RUN [--generation G] [--json]``: a recorded run, or one of its generations.
+
+Generation G is recomputed exactly from the nearest keyframe (and checked against the record),
+so it shows what the live run published at G: statistics, best genome, population.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from typing import TYPE_CHECKING, Any, Final
+
+from tui.cli.exit_codes import EXIT_USAGE
+from tui.cli.store_flags import (
+    add_run_argument,
+    add_store_flag,
+    open_run,
+    reporting_store_errors,
+    warn_of_damaged_keyframes,
+)
+
+if TYPE_CHECKING:
+    from engine import Snapshot
+
+POPULATION_PRINT_LIMIT: Final = 20
+"""Individuals printed by the human view (``--json`` has them all)."""
+
+
+def add_parser(commands: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    """Add ``show`` to the ``queens`` subcommands."""
+    parser = commands.add_parser(
+        "show",
+        help="a recorded run, or one generation of it",
+        description="Show a run's record; with --generation G, generation G exactly as the "
+        "live run published it (statistics, best genome, population), recomputed from the "
+        "nearest keyframe and checked against the record. Exit code 2 on an unknown run or "
+        "generation, or a damaged record.",
+    )
+    add_run_argument(parser)
+    parser.add_argument("--generation", metavar="G", default=None, help="a recorded generation")
+    parser.add_argument("--json", action="store_true", help="print one JSON document on stdout")
+    add_store_flag(parser)
+    parser.set_defaults(handler=run)
+
+
+def generation_document(run_id: int, snapshot: Snapshot) -> dict[str, Any]:
+    """``queens show RUN --generation G --json``."""
+    stats = snapshot.stats._asdict()
+    return {
+        "run_id": run_id,
+        "generation": snapshot.generation,
+        "stats": stats,
+        "stop_reason": snapshot.stop_reason,
+        "best_index": snapshot.best_index,
+        "best": [int(gene) for gene in snapshot.best],
+        "best_conflicts": snapshot.best_conflicts,
+        "queens": [list(pair) for pair in snapshot.queens()],
+        "population": snapshot.population.tolist(),
+        "fitness": snapshot.fitness.tolist(),
+        "conflicts": snapshot.conflicts.tolist(),
+        "solutions": int(snapshot.solutions.shape[0]),
+    }
+
+
+@reporting_store_errors
+def run(args: argparse.Namespace) -> int:
+    """Handle ``queens show``."""
+    generation: int | None = None
+    if args.generation is not None:
+        text = str(args.generation)
+        if not text.lstrip("-").isdigit():
+            print(
+                f"queens: error: generation: {text!r} is not allowed; a whole number",
+                file=sys.stderr,
+            )
+            return EXIT_USAGE
+        generation = int(text)
+    from tui.lab.export import run_document
+    from tui.lab.timeline import Timeline
+
+    store, run_id = open_run(args.run, args.store)
+    with store:
+        if generation is None:
+            info = store.run(run_id)
+            document = run_document(info)
+            document["keyframes"] = len(store.keyframe_generations(run_id))
+            if args.json:
+                print(json.dumps(document))
+            else:
+                _print_run(document)
+            return 0
+        if generation < 0:
+            generation += store.run(run_id).generations + 1
+        timeline = Timeline(store, run_id)
+        snapshot = timeline.snapshot_at(generation)
+        warn_of_damaged_keyframes(timeline.damaged)
+    if args.json:
+        print(json.dumps(generation_document(run_id, snapshot)))
+    else:
+        _print_generation(run_id, snapshot)
+    return 0
+
+
+def _print_run(document: dict[str, Any]) -> None:
+    started = time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(document["started"]))
+    status = document["status"]
+    if document["stop_reason"]:
+        status += f" ({document['stop_reason']})"
+    print(f"run {document['run_id']}: N = {document['n']}, seed {document['seed']}, {status}")
+    print(f"  started      {started} (engine {document['engine_version']})")
+    print(f"  generations  {document['generations']:,}")
+    print(f"  evaluations  {document['evaluations']:,}")
+    print(f"  best         {document['best_conflicts']} conflicts")
+    print(f"  solutions    {document['solutions']:,}")
+    print(f"  keyframes    {document['keyframes']} (every {document['keyframe_spacing']})")
+    if document["label"]:
+        print(f"  preset       {document['label']}")
+    from engine import Config
+    from tui.cli.config_flags import config_flags
+
+    flags = config_flags(Config.from_mapping(document["config"]))
+    print("  rerun        queens solve " + " ".join(flags))
+
+
+def _print_generation(run_id: int, snapshot: Snapshot) -> None:
+    from tui.cli.result_printing import board_text
+
+    stats = snapshot.stats
+    print(f"run {run_id}, generation {snapshot.generation:,}")
+    for name, value in stats._asdict().items():
+        print(f"  {name:<16} {value}")
+    print(f"best (individual {snapshot.best_index}, {snapshot.best_conflicts} conflicts):")
+    print("  " + " ".join(str(int(gene)) for gene in snapshot.best))
+    if snapshot.n <= 40:
+        print(board_text(snapshot))
+    shown = min(POPULATION_PRINT_LIMIT, snapshot.population.shape[0])
+    print(f"population ({shown} of {snapshot.population.shape[0]}; --json has all):")
+    for index in range(shown):
+        genome = " ".join(str(int(gene)) for gene in snapshot.population[index])
+        print(f"  {index:>4}  conflicts {int(snapshot.conflicts[index]):>4}  {genome}")

@@ -1,0 +1,111 @@
+"""What the run-record commands share: the ``--store`` flag, the RUN argument, the errors.
+
+RUN is an id from ``queens runs`` (in the store) or the path of a run file
+(``queens export RUN --format run``). Every failure to open or read becomes one line on stderr
+and exit code 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+from tui.cli.exit_codes import EXIT_USAGE
+
+if TYPE_CHECKING:
+    from tui.lab.store import RunStore
+
+STORE_HELP = "the run store (default: $QUEENS_STORE, else runs.sqlite3 in the user data directory)"
+
+
+def add_store_flag(parser: argparse.ArgumentParser) -> None:
+    """``--store PATH``."""
+    parser.add_argument("--store", metavar="PATH", default=None, help=STORE_HELP)
+
+
+def add_dashboard_record_flags(parser: argparse.ArgumentParser) -> None:
+    """``--[no-]record`` (on by default) and ``--store PATH``, for the dashboard."""
+    parser.add_argument(
+        "--record",
+        action=argparse.BooleanOptionalAction,
+        default=True,
+        help="record runs in the run store (default: on; the form's toggle changes it)",
+    )
+    add_store_flag(parser)
+
+
+def add_run_argument(parser: argparse.ArgumentParser) -> None:
+    """The ``RUN`` positional argument."""
+    parser.add_argument("run", metavar="RUN", help="a run id (queens runs) or a run file's path")
+
+
+def open_store(flag: str | None, *, create: bool) -> RunStore:
+    """The store the flag (or the environment) names."""
+    from tui.lab.store import RunStore, StoreError, store_path
+
+    path = store_path(flag)
+    if not create and not path.exists():
+        raise StoreError(f"no run store at {path} yet (queens solve --record makes one)")
+    return RunStore.open(path, create=create)
+
+
+def open_run(run: str, flag: str | None) -> tuple[RunStore, int]:
+    """The store and run id a ``RUN`` argument names.
+
+    Raises:
+        StoreError: Not an id and not a run file; no such run.
+    """
+    from tui.lab.store import RunStore, StoreError
+
+    if run.isdigit():
+        store = open_store(flag, create=False)
+        try:
+            store.run(int(run))
+        except StoreError:
+            store.close()
+            raise
+        return store, int(run)
+    store = RunStore.open(run, create=False, wal=False)
+    try:
+        return store, store.single_run_id()
+    except StoreError:
+        store.close()
+        raise
+
+
+def warn_of_damaged_keyframes(damaged: dict[int, str]) -> None:
+    """One line on stderr per keyframe set aside (see :class:`tui.lab.timeline.Timeline`)."""
+    for generation, why in sorted(damaged.items()):
+        print(
+            f"queens: warning: the keyframe of generation {generation} is set aside ({why}); "
+            "re-stepped from an earlier one",
+            file=sys.stderr,
+        )
+
+
+def reporting_store_errors(handler: Callable[[argparse.Namespace], int]) -> Callable[..., int]:
+    """Wrap a handler: a :class:`~tui.lab.store.StoreError` prints one line and exits 2."""
+
+    def run(args: argparse.Namespace) -> int:
+        from tui.lab.store import StoreError
+
+        try:
+            return handler(args)
+        except StoreError as error:
+            print(f"queens: error: {error}", file=sys.stderr)
+            return EXIT_USAGE
+
+    run.__doc__ = handler.__doc__
+    return run
+
+
+def add_record_flags(parser: argparse.ArgumentParser) -> None:
+    """``--record`` and ``--store PATH``, for ``queens solve``."""
+    parser.add_argument(
+        "--record",
+        action="store_true",
+        help="record the run in the run store (the JSON gains run_id; see queens runs)",
+    )
+    add_store_flag(parser)

@@ -1,0 +1,240 @@
+"""Running a checked sweep plan from the command line: the runner flags, the workers or the Dask
+cluster, the progress bar, Ctrl+C and SIGTERM, and the printed report.
+
+``queens sweep`` and ``queens compare`` both end here: a compare is a sweep over presets.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import signal
+import sys
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any, Final
+
+from engine import ConfigError
+from tui.cli.exit_codes import EXIT_USAGE
+from tui.cli.signals import Terminated, interrupted_exit_code, raise_interruption
+
+MAX_WORKERS: Final = 256
+"""Local worker processes at most, even when forced."""
+
+
+def add_runner_flags(parser: argparse.ArgumentParser, workers_flag: str) -> None:
+    """Flags shared by ``sweep`` and ``compare``: workers, cluster, store, output."""
+    parser.add_argument(
+        workers_flag,
+        dest="workers",
+        default=None,
+        help="local worker processes (default: the cores; capped at them unless forced)",
+    )
+    parser.add_argument(
+        f"--force-{workers_flag.lstrip('-')}",
+        dest="force_workers",
+        action="store_true",
+        help=f"allow {workers_flag} above the machine's cores (at most {MAX_WORKERS})",
+    )
+    parser.add_argument(
+        "--scheduler",
+        default=None,
+        metavar="tcp://HOST:PORT",
+        help="run on an existing Dask cluster (pip install 'queens-ga[cluster]')",
+    )
+    parser.add_argument(
+        "--connect-timeout",
+        default="10",
+        metavar="SECONDS",
+        help="seconds to wait for the Dask scheduler (default 10)",
+    )
+    parser.add_argument("--store", default=None, metavar="PATH", help="the run store file")
+    parser.add_argument("--fresh", action="store_true", help="forget kept results; start over")
+    parser.add_argument(
+        "--record-runs",
+        action="store_true",
+        help="also record every run in full in the store (local workers only; queens runs)",
+    )
+    output = parser.add_mutually_exclusive_group()
+    output.add_argument("--json", action="store_true", help="print one JSON document")
+    output.add_argument("--csv", action="store_true", help="print one CSV line per run")
+
+
+def worker_count(text: str | None, force: bool, flag: str = "workers") -> int:
+    """The local workers: the cores by default; more than the cores only when forced.
+
+    Raises:
+        ConfigError: On a value that is not a whole number >= 1, or above :data:`MAX_WORKERS`.
+    """
+    cores = os.cpu_count() or 1
+    if text is None:
+        return cores
+    try:
+        wanted = int(str(text).strip().replace("_", ""))
+    except ValueError:
+        raise ConfigError(flag, text, "a whole number >= 1 is expected") from None
+    if not 1 <= wanted <= MAX_WORKERS:
+        raise ConfigError(flag, wanted, f"a whole number between 1 and {MAX_WORKERS}")
+    if wanted > cores and not force:
+        print(
+            f"queens: --{flag} {wanted} capped at this machine's {cores} cores "
+            f"(--force-{flag} to run {wanted})",
+            file=sys.stderr,
+        )
+        return cores
+    return wanted
+
+
+def _timeout(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise ConfigError("connect-timeout", text, "a number of seconds > 0") from None
+    if not 0 < value <= 3600:
+        raise ConfigError("connect-timeout", value, "a number of seconds between 0 and 3600")
+    return value
+
+
+def output_of(args: argparse.Namespace) -> str:
+    """``json``, ``csv`` or ``table``."""
+    return "json" if args.json else "csv" if args.csv else "table"
+
+
+class SweepProgressBar:
+    """A progress bar on stderr (Rich), only when stderr is a terminal."""
+
+    def __init__(self, label: str) -> None:
+        self._label = label
+        self._bar: Any = None
+        self._task: Any = None
+
+    def __enter__(self) -> SweepProgressBar:
+        if sys.stderr.isatty():
+            from rich.console import Console
+            from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
+
+            self._bar = Progress(
+                "[progress.description]{task.description}",
+                BarColumn(),
+                MofNCompleteColumn(),
+                TimeRemainingColumn(),
+                console=Console(stderr=True),
+                transient=True,
+            )
+            self._bar.start()
+            self._task = self._bar.add_task(self._label, total=None)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self._bar is not None:
+            self._bar.stop()
+
+    def update(self, done: int, total: int) -> None:
+        if self._bar is not None:
+            self._bar.update(self._task, completed=done, total=total)
+
+
+@contextmanager
+def _terminate_raises() -> Iterator[None]:
+    """SIGTERM unwinds as Ctrl+C does (workers ended first), also when ``main`` is called
+    without the console script (which installs the same handler from the start)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.signal(signal.SIGTERM, raise_interruption)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
+def run_plan(plan: Any, args: argparse.Namespace, label: str) -> int:
+    """Run a checked plan with the runner flags in ``args``; print its report.
+
+    Returns:
+        0 once every run has a result; 130 on Ctrl+C and 143 on SIGTERM (what was done is
+        kept: the same command continues it).
+
+    Raises:
+        ConfigError: On a bad flag, an unusable store, or an unreachable scheduler (exit 2).
+    """
+    from tui.cli import sweep_report
+    from tui.lab.store import RunStore, StoreError
+    from tui.lab.sweep.local_pool import LocalPool, WorkersLost
+    from tui.lab.sweep.runner import Backend, run_sweep
+    from tui.lab.sweep.store_ledger import StoreLedger
+
+    workers = worker_count(args.workers, args.force_workers, label_flag(args))
+    timeout = _timeout(args.connect_timeout)
+    try:
+        store = RunStore.open(args.store)
+    except StoreError as error:
+        raise ConfigError("store", args.store or "default", str(error)) from None
+    with store, _terminate_raises():
+        ledger = StoreLedger.for_plan(store, plan, fresh=args.fresh)
+        kept_before = len(ledger.done())
+        backend: Backend
+        cluster = None
+        try:
+            if args.scheduler is not None and args.record_runs:
+                raise ConfigError(
+                    "record-runs",
+                    True,
+                    "local workers only: Dask workers cannot write to this machine's store",
+                )
+            if args.scheduler is not None:
+                from tui.lab.sweep.dask_cluster import ClusterError, DaskCluster
+
+                try:
+                    cluster = DaskCluster(args.scheduler, timeout)
+                except ClusterError as error:
+                    raise ConfigError("scheduler", args.scheduler, str(error)) from None
+                backend = cluster
+            else:
+                backend = LocalPool(
+                    min(workers, max(1, plan.tasks - kept_before)),
+                    record_to=str(store.path) if args.record_runs else None,
+                )
+            if kept_before:
+                print(
+                    f"queens: sweep {ledger.sweep_id}: {kept_before:,} of {plan.tasks:,} runs "
+                    f"kept from before; running the other {plan.tasks - kept_before:,} "
+                    f"(--fresh to start over)",
+                    file=sys.stderr,
+                )
+            elif plan.tasks:
+                print(
+                    f"queens: sweep {ledger.sweep_id}: {plan.tasks:,} runs on {backend.describe()}",
+                    file=sys.stderr,
+                )
+            try:
+                with SweepProgressBar(f"{label} {ledger.sweep_id}") as progress:
+                    run_sweep(plan, backend, ledger, progress.update)
+            except KeyboardInterrupt as stop:  # Ctrl+C, or SIGTERM as tui.cli.signals.Terminated
+                kept = len(ledger.done())
+                word = "terminated" if isinstance(stop, Terminated) else "interrupted"
+                print(
+                    f"queens: {word}; {kept:,} of {plan.tasks:,} runs kept in sweep "
+                    f"{ledger.sweep_id}: run the same command again to continue",
+                    file=sys.stderr,
+                )
+                return interrupted_exit_code(stop)
+            except WorkersLost as error:
+                print(f"queens: error: {error}", file=sys.stderr)
+                return EXIT_USAGE
+        finally:
+            if cluster is not None:
+                cluster.close()
+        ledger.finish()
+        results = ledger.results()
+        text = sweep_report.report_text(
+            plan, results, ledger.sweep_id, output_of(args), chart=sys.stdout.isatty()
+        )
+    sys.stdout.write(text)
+    return 0
+
+
+def label_flag(args: argparse.Namespace) -> str:
+    """The workers flag's name as the user typed it (``jobs`` for compare)."""
+    return str(getattr(args, "workers_flag", "workers"))

@@ -1,0 +1,20 @@
+"""The ``queens solve`` command line that reruns a dashboard run, bit for bit."""
+
+from __future__ import annotations
+
+import shlex
+
+from engine import Config
+from tui.cli.config_flags import config_flags
+
+
+def reproduce_command(config: Config) -> str:
+    """``queens solve`` with the flags of every field off its default, the seed included.
+
+    Args:
+        config: The run's config as the engine ran it (a random seed already drawn).
+
+    Returns:
+        A command a shell runs as is.
+    """
+    return shlex.join(["queens", "solve", *config_flags(config)])

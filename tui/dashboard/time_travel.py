@@ -1,0 +1,212 @@
+"""The dashboard's run records: recording its runs, and travelling back in them.
+
+No Textual here. :class:`DashboardRecording` records the dashboard's current run (the engine
+thread calls :meth:`DashboardRecording.observe` after each step); :class:`TimeTravel` says
+which past generation the dashboard shows and computes it from the store. The key actions in
+:mod:`tui.dashboard.actions.time_keys` wire them to the app.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from engine import GeneticAlgorithm, Snapshot
+from tui.lab.store import RunStore, StoreError, store_path
+from tui.lab.timeline import Timeline
+
+
+class DashboardRecording:
+    """Records the dashboard's runs, one at a time, into the run store.
+
+    Args:
+        store: The store's path (``None``: ``$QUEENS_STORE`` or the user data directory).
+        enabled: Record new runs (the form's toggle changes it).
+        on_error: Called (from any thread) once when recording fails; recording then stops
+            for that run, and the run goes on.
+    """
+
+    def __init__(
+        self,
+        store: str | Path | None,
+        *,
+        enabled: bool,
+        on_error: Callable[[str], None] = lambda message: None,
+    ) -> None:
+        self.path = store_path(store)
+        self.enabled = enabled
+        self._on_error = on_error
+        self._store: RunStore | None = None
+        self._recorder: Any = None
+        self._algorithm: GeneticAlgorithm | None = None
+        self._lock = threading.Lock()
+
+    @property
+    def run_id(self) -> int | None:
+        """The id of the run being recorded, or ``None``."""
+        recorder = self._recorder
+        return None if recorder is None else int(recorder.run_id)
+
+    def store(self) -> RunStore:
+        """The store, opened on first use.
+
+        Raises:
+            StoreError: When it cannot be opened.
+        """
+        if self._store is None:
+            self._store = RunStore.open(self.path)
+        return self._store
+
+    def begin(self, algorithm: GeneticAlgorithm, label: str | None = None) -> int | None:
+        """Start recording a new run (at its generation 0, before it steps); ends the last.
+
+        Returns:
+            The run id, or ``None`` when not recording (disabled, or the store failed: then
+            ``on_error`` was called).
+        """
+        self.end()
+        if not self.enabled:
+            return None
+        from tui.lab.recorder import Recorder
+
+        try:
+            recorder = Recorder(self.store(), algorithm, label=label)
+        except StoreError as error:
+            self._on_error(str(error))
+            return None
+        with self._lock:
+            self._recorder, self._algorithm = recorder, algorithm
+        return int(recorder.run_id)
+
+    def continue_run(self, algorithm: GeneticAlgorithm, recorder: Any) -> None:
+        """Record a resumed run with its own recorder (see :func:`tui.lab.resume.resume`)."""
+        self.end()
+        with self._lock:
+            self._recorder, self._algorithm = recorder, algorithm
+
+    def observe(self, algorithm: GeneticAlgorithm, snapshot: Snapshot) -> None:
+        """The engine thread stepped ``algorithm``: record the new generation."""
+        recorder = self._recorder
+        if recorder is None or algorithm is not self._algorithm:
+            return
+        try:
+            recorder.record(snapshot)
+        except StoreError as error:
+            self._fail(recorder, error)
+
+    def flush(self) -> None:
+        """Commit what is buffered (a pause; a jump back in time reads the store)."""
+        recorder = self._recorder
+        if recorder is not None:
+            try:
+                recorder.flush(keyframe=False)
+            except StoreError as error:
+                self._fail(recorder, error)
+
+    def end(self, *, finished: bool = False) -> None:
+        """End the current run's record: ``finished`` when its stop rule fired.
+
+        A finished run's last state is kept as a keyframe (its engine thread has ended, so
+        reading the state is safe); an unfinished one's is not (its thread may be stepping).
+        """
+        with self._lock:
+            recorder, self._recorder, self._algorithm = self._recorder, None, None
+        if recorder is not None:
+            try:
+                recorder.close("finished" if finished else "interrupted", keyframe=finished)
+            except StoreError as error:
+                self._on_error(str(error))
+
+    def close(self) -> None:
+        """End the record and close the store (the app is quitting)."""
+        self.end()
+        if self._store is not None:
+            self._store.close()
+            self._store = None
+
+    def _fail(self, recorder: Any, error: StoreError) -> None:
+        with self._lock:
+            if self._recorder is not recorder:
+                return
+            self._recorder, self._algorithm = None, None
+        self._on_error(f"recording stopped: {error}")
+
+
+class StoredHistory:
+    """A recorded run's statistics, read like :class:`engine.History` by the charts."""
+
+    def __init__(self, columns: dict[str, npt.NDArray[Any]]) -> None:
+        self._columns = columns
+
+    def __len__(self) -> int:
+        return len(self._columns["generation"])
+
+    def column(self, name: str, start: int = 0) -> npt.NDArray[np.float64]:
+        """One statistic from generation ``start`` on."""
+        return np.asarray(self._columns[name][start:], dtype=np.float64)
+
+
+class TimeTravel:
+    """Which past generation of a recorded run the dashboard shows, and that generation.
+
+    ``position`` is ``None`` while the dashboard follows the live run.
+    """
+
+    def __init__(self) -> None:
+        self.position: int | None = None
+        self.timeline: Timeline | None = None
+        self.replay_only = False
+        """A recorded run loaded for replay: there is no live run to return to."""
+
+    @property
+    def active(self) -> bool:
+        """Whether a past generation is shown."""
+        return self.position is not None
+
+    def attach(self, store: RunStore, run_id: int, *, replay_only: bool) -> None:
+        """Travel in this run from now on."""
+        self.timeline = Timeline(store, run_id)
+        self.replay_only = replay_only
+        self.position = None
+
+    def detach(self) -> None:
+        """No recorded run (recording off, or a new run not yet recorded)."""
+        self.timeline = None
+        self.position = None
+        self.replay_only = False
+
+    def last_generation(self) -> int:
+        """The last recorded generation (the record is re-read: a live run grows)."""
+        if self.timeline is None:
+            return 0
+        return self.timeline.refresh().generations
+
+    def target(self, current: int, delta: int) -> int | None:
+        """The generation ``delta`` away from ``current``, clamped to the record; ``None``
+        when that is past the record's end (back to live, for a live run)."""
+        last = self.last_generation()
+        wanted = current + delta
+        if wanted > last or (wanted == last and not self.replay_only and delta > 0):
+            return last if self.replay_only else None
+        return max(0, wanted)
+
+    def snapshot_at(self, generation: int) -> Snapshot:
+        """Generation ``generation``, exactly (may take a moment: run it off the UI thread).
+
+        Raises:
+            StoreError: No such generation, a damaged record, or a re-step that differs.
+        """
+        if self.timeline is None:
+            raise StoreError("this run is not recorded: nothing to travel back to")
+        return self.timeline.snapshot_at(generation)
+
+    def history(self) -> StoredHistory:
+        """The recorded statistics, for the charts of a replayed run."""
+        if self.timeline is None:
+            return StoredHistory({"generation": np.empty(0)})
+        return StoredHistory(self.timeline.store.stats(self.timeline.run_id))

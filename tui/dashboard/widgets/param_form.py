@@ -1,0 +1,390 @@
+"""The run's parameters, grouped as a GA is taught, validated as the user types.
+
+The fields are generated from :data:`engine.FIELDS` and laid out by
+:mod:`tui.dashboard.form_guide`, so
+a new engine setting appears here by itself. Values are checked by the engine's own
+:meth:`Config.check` on the whole form, so a message names the field, the value and what is
+allowed, and cross-field rules are caught too; each message is shown whole under its field.
+The form guides: a field that means nothing with the current choices is dimmed, the operator
+selects offer only what fits the encoding (and switch when the encoding does), and the help
+of the focused field stays visible under the fields. Nothing is ever reset behind the user's
+back: a bad value stays in its field until the user fixes it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Final
+
+from textual import events, on
+from textual.app import ComposeResult
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.css.query import NoMatches
+from textual.message import Message
+from textual.validation import ValidationResult, Validator
+from textual.widget import Widget
+from textual.widgets import Input, Label, Select, Static
+
+from engine import FIELDS, Config, ConfigError
+from engine.config import parse_field
+from tui.dashboard.form_guide import (
+    APPLIES_WHEN,
+    OPERATOR_FIELDS,
+    applies,
+    default_operators,
+    fitting_choices,
+    grouped_fields,
+    not_applying_note,
+)
+from tui.dashboard.widgets.preset_select import PresetSelect, matching_preset, preset_choice
+
+BOOL_FIELDS: Final = tuple(name for name, spec in FIELDS.items() if isinstance(spec.default, bool))
+"""Yes/no fields: a select of ``true``/``false``, whose text reads the same in any colours."""
+PRESET_HELP: Final = "preset: fill every field from a published GA (the seed is kept)"
+
+
+def dashed(name: str) -> str:
+    """A field name as on the command line and in :class:`ConfigError`."""
+    return name.replace("_", "-")
+
+
+def field_text(value: Any) -> str:
+    """A config value as the text of an input (``None`` is an empty field)."""
+    return "" if value is None else str(value)
+
+
+def select_value(name: str, value: Any) -> Any:
+    """A config value as the value of its select."""
+    return str(value).lower() if name in BOOL_FIELDS else value
+
+
+class ConfigFieldValidator(Validator):
+    """Checks one field in the context of the whole form."""
+
+    def __init__(self, form: ParamForm, name: str) -> None:
+        super().__init__()
+        self.form = form
+        self.name = name
+
+    def validate(self, value: str) -> ValidationResult:
+        """Fail with the engine's message if this field (with this value) is at fault."""
+        try:
+            values = self.form.values()
+        except NoMatches:  # the form is still being built
+            return self.success()
+        values[self.name] = value
+        for error in Config.check(values):
+            if error.field == dashed(self.name):
+                return self.failure(str(error), value)
+        return self.success()
+
+
+class ParamForm(Vertical):
+    """Every engine setting in sections, with inline validation and a help line."""
+
+    DEFAULT_CSS = """
+    ParamForm {
+        height: 1fr;
+    }
+    ParamForm > #form-fields {
+        height: 1fr;
+    }
+    ParamForm .section {
+        color: $accent;
+        text-style: bold;
+        margin-top: 1;
+    }
+    ParamForm .section.-first {
+        margin-top: 0;
+    }
+    ParamForm .field {
+        height: 1;
+    }
+    ParamForm .field Label {
+        width: 21;
+        padding-left: 1;
+        color: $text-muted;
+    }
+    /* The preset's name must show whole ("codeproject-2011"): a short label leaves it room. */
+    ParamForm #row-preset Label {
+        width: 8;
+    }
+    ParamForm .field Input, ParamForm .field Select {
+        width: 1fr;
+    }
+    ParamForm .field.-invalid Label {
+        color: $error;
+        text-style: bold;
+    }
+    ParamForm .field.-inapplicable Label {
+        color: $text-disabled;
+        text-style: strike;
+    }
+    ParamForm .field-error {
+        display: none;
+        color: $error;
+        padding-left: 1;
+    }
+    ParamForm .field-error.-shown {
+        display: block;
+    }
+    ParamForm #form-help {
+        height: 3;
+        color: $text-muted;
+        border-top: solid $panel-lighten-2;
+    }
+    """
+
+    @dataclass
+    class Submitted(Message):
+        """Enter in a field: the user wants a run with these values."""
+
+        form: ParamForm
+
+    def __init__(self, config: Config, *, record: bool = False, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.initial = config
+        """The values the form starts with."""
+        self.initial_record = record
+        """Whether the record toggle starts on."""
+        self.errors: list[ConfigError] = []
+        """Every problem with the current values (empty: a run can start)."""
+        self._encoding = config.encoding
+
+    def compose(self) -> ComposeResult:
+        """The preset select, the sections of fields with their error lines, the help line."""
+        with VerticalScroll(id="form-fields"):
+            with Horizontal(classes="field", id="row-preset"):
+                yield Label("preset")
+                yield PresetSelect(id="field-preset")
+            for title, names in grouped_fields():
+                yield Static(title, classes="section")
+                for name in names:
+                    yield from self._field(name)
+            yield Static("Recording", classes="section")
+            with Horizontal(classes="field", id="row-record"):
+                yield Label("record")
+                yield Select(
+                    [("true", "true"), ("false", "false")],
+                    value=str(self.initial_record).lower(),
+                    allow_blank=False,
+                    compact=True,
+                    id="field-record",
+                )
+        yield Static(PRESET_HELP, id="form-help")
+
+    def _field(self, name: str) -> ComposeResult:
+        spec = FIELDS[name]
+        value = getattr(self.initial, name)
+        with Horizontal(classes="field", id=f"row-{name}"):
+            yield Label(dashed(name))
+            choices = ("true", "false") if name in BOOL_FIELDS else spec.metadata["choices"]
+            if name in OPERATOR_FIELDS:
+                choices = fitting_choices(name, self.initial.encoding)
+            if choices:
+                yield Select(
+                    [(choice, choice) for choice in choices],
+                    value=select_value(name, value)
+                    if select_value(name, value) in choices
+                    else choices[0],
+                    allow_blank=False,
+                    compact=True,
+                    id=f"field-{name}",
+                )
+            else:
+                yield Input(
+                    field_text(value),
+                    placeholder="none" if spec.default is None else "",
+                    validators=[ConfigFieldValidator(self, name)],
+                    compact=True,
+                    id=f"field-{name}",
+                )
+        yield Static("", classes="field-error", id=f"error-{name}")
+
+    def on_mount(self) -> None:
+        """Show whether the initial values are valid, and which preset they are."""
+        self.revalidate()
+
+    @property
+    def record(self) -> bool:
+        """Whether new runs are recorded in the run store (the ``record`` toggle)."""
+        return self.query_one("#field-record", Select).value == "true"
+
+    def field_widget(self, name: str) -> Widget:
+        """The input or select of a field (name with ``_`` or ``-``)."""
+        return self.query_one(f"#field-{name.replace('-', '_')}")
+
+    def values(self) -> dict[str, str]:
+        """The form as typed, one string per field."""
+        values: dict[str, str] = {}
+        for name in FIELDS:
+            widget = self.field_widget(name)
+            if isinstance(widget, Input):
+                values[name] = widget.value
+            elif isinstance(widget, Select):
+                values[name] = str(widget.value)
+        return values
+
+    def set_value(self, name: str, value: Any) -> None:
+        """Put a value in a field (as if typed) and revalidate."""
+        if name == "encoding":
+            self._fit_operators(str(value))
+        self._put(name, value)
+        self.revalidate()
+
+    def _put(self, name: str, value: Any) -> None:
+        widget = self.field_widget(name)
+        if isinstance(widget, Input):
+            widget.value = field_text(value)
+        elif isinstance(widget, Select):
+            widget.value = select_value(name, value)
+
+    def fill(self, config: Config) -> None:
+        """Put every field of a config in the form (as if typed) and revalidate once."""
+        self._fit_operators(config.encoding, keep=False)
+        for name in FIELDS:
+            self._put(name, getattr(config, name))
+        self.revalidate()
+
+    def choose_preset(self, name: str) -> None:
+        """Fill the form from a preset at the form's N (or the preset's own) and seed.
+
+        Raises:
+            KeyError: If there is no such preset.
+        """
+        choice = preset_choice(name, self._typed("n"), self._typed("seed"))
+        self.fill(choice.config)
+        if choice.note is not None:
+            self.notify(choice.note, title="N changed", severity="warning", timeout=6)
+
+    def _fit_operators(self, encoding: str, *, keep: bool = True) -> None:
+        """Offer the operators that fit ``encoding``; switch those that do not fit it.
+
+        Args:
+            encoding: The encoding the operators must fit.
+            keep: Keep each current operator that fits (else: the encoding's defaults, which
+                the caller is about to overwrite anyway).
+        """
+        if encoding == self._encoding:
+            return
+        self._encoding = encoding
+        defaults = default_operators(encoding)
+        switched = []
+        for name in OPERATOR_FIELDS:
+            select = self.field_widget(name)
+            assert isinstance(select, Select)
+            current = select.value
+            choices = fitting_choices(name, encoding)
+            select.set_options([(choice, choice) for choice in choices])
+            if keep and current in choices:
+                select.value = current
+            else:
+                select.value = defaults[name]
+                if keep:
+                    switched.append(f"{name} {current} → {defaults[name]}")
+        if switched:
+            self.notify(
+                f"To fit the {encoding} encoding: " + ", ".join(switched) + ".",
+                title="Operators switched",
+                timeout=6,
+            )
+
+    def _typed(self, name: str) -> Any:
+        """A field's value as the engine reads it, or ``None`` if it does not parse."""
+        try:
+            return parse_field(name, self.values()[name])
+        except ConfigError:
+            return None
+
+    @on(PresetSelect.Chosen)
+    def _preset_chosen(self, message: PresetSelect.Chosen) -> None:
+        message.stop()
+        self.choose_preset(message.name)
+
+    def config(self) -> Config | None:
+        """The config the form describes, or ``None`` while it is invalid."""
+        self.revalidate()
+        if self.errors:
+            return None
+        try:
+            return Config.from_mapping(self.values())
+        except ConfigError as error:
+            self.errors = [error]
+            self._show_errors()
+            return None
+
+    def revalidate(self) -> None:
+        """Check the whole form, mark every field at fault, dim the fields that do not apply."""
+        values = self.values()
+        self.errors = Config.check(values)
+        for name in FIELDS:
+            widget = self.field_widget(name)
+            if isinstance(widget, Input):
+                widget.validate(widget.value)
+        for name in APPLIES_WHEN:
+            if name not in FIELDS:
+                continue
+            applying = applies(name, values)
+            self.query_one(f"#row-{name}").set_class(not applying, "-inapplicable")
+            widget = self.field_widget(name)
+            widget.tooltip = None if applying else not_applying_note(name)
+        self._show_errors()
+        config = None
+        if not self.errors:
+            try:
+                config = Config.from_mapping(values)
+            except ConfigError:
+                config = None
+        self.query_one(PresetSelect).show_matching(
+            None if config is None else matching_preset(config)
+        )
+
+    def _show_errors(self) -> None:
+        self.set_class(bool(self.errors), "-invalid")
+        messages: dict[str, list[str]] = {}
+        for error in self.errors:
+            messages.setdefault(error.field.replace("-", "_"), []).append(f"✗ {error}")
+        for name in FIELDS:
+            self.query_one(f"#row-{name}").set_class(name in messages, "-invalid")
+            line = self.query_one(f"#error-{name}", Static)
+            text = "\n".join(messages.get(name, []))
+            line.set_class(bool(text), "-shown")
+            line.update(text)
+
+    def first_invalid(self) -> Widget | None:
+        """The first field at fault, to put the cursor on."""
+        for error in self.errors:
+            return self.field_widget(error.field)
+        return None
+
+    @on(Input.Changed)
+    @on(Select.Changed)
+    def _changed(self, event: Input.Changed | Select.Changed) -> None:
+        """A field changed: other fields may have become (in)valid or (in)applicable with it."""
+        event.stop()
+        if event.control.id == "field-encoding" and isinstance(event.value, str):
+            self._fit_operators(event.value)
+        self.revalidate()
+
+    @on(Input.Submitted)
+    def _submitted(self, event: Input.Submitted) -> None:
+        """Enter in a field asks for a run."""
+        event.stop()
+        self.post_message(self.Submitted(self))
+
+    def on_descendant_focus(self, event: events.DescendantFocus) -> None:
+        """Show the help of the focused field (and keep it in view)."""
+        widget_id = event.widget.id or ""
+        name = widget_id.removeprefix("field-")
+        help_line = self.query_one("#form-help", Static)
+        if name == "preset":
+            help_line.update(PRESET_HELP)
+        elif name == "record":
+            help_line.update(
+                "record: keep new runs in the run store (queens runs lists them; [ ] rewind)"
+            )
+        elif name in FIELDS:
+            help_text = FIELDS[name].metadata["help"]
+            if name in APPLIES_WHEN and not applies(name, self.values()):
+                help_text += f" ({not_applying_note(name)})"
+            help_line.update(f"{dashed(name)}: {help_text}")
