@@ -18,7 +18,8 @@ run: $(STAMP)
 test: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
-	$(BIN)/mypy engine
+	$(BIN)/mypy engine tui
+	$(BIN)/lint-imports --no-logo
 	$(BIN)/pytest -q
 
 bench: $(STAMP)

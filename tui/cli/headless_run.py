@@ -36,7 +36,7 @@ SAMPLE_GENES: Final = 20_000
 population no bigger than this is not sampled: timing it would cost as much as making it)."""
 
 
-class Progress:
+class LiveStatusLine:
     """A one-line live status on stderr (Rich), shown only when stderr is a terminal."""
 
     def __init__(self) -> None:
@@ -46,7 +46,7 @@ class Progress:
         self._status = self._console.status("starting")
         self._last = 0.0
 
-    def __enter__(self) -> Progress:
+    def __enter__(self) -> LiveStatusLine:
         self._status.start()
         return self
 
@@ -126,7 +126,7 @@ def run_to_stop(algorithm: GeneticAlgorithm) -> Snapshot:
     """
     with GenerationDeadline(algorithm) as deadline:
         if sys.stderr.isatty():
-            with Progress() as progress:
+            with LiveStatusLine() as progress:
                 while algorithm.has_next():
                     progress.update(algorithm.step())
         else:

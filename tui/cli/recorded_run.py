@@ -27,13 +27,13 @@ def record_to_stop(algorithm: GeneticAlgorithm, recorder: Recorder) -> Snapshot:
     limit passing inside a generation abandons it, as ``queens solve`` does.
     """
     from engine.termination import TIME_LIMIT
-    from tui.cli.headless_run import GenerationDeadline, Progress, time_limit_passed
+    from tui.cli.headless_run import GenerationDeadline, LiveStatusLine, time_limit_passed
 
     completed = False
     try:
         with GenerationDeadline(algorithm) as deadline:
             if sys.stderr.isatty():
-                with Progress() as progress:
+                with LiveStatusLine() as progress:
                     while algorithm.has_next():
                         snapshot = algorithm.step()
                         recorder.record(snapshot)

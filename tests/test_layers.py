@@ -1,0 +1,88 @@
+"""The layers, checked where Python really imports: each layer's modules, all of them, imported
+in a fresh interpreter, and what ``sys.modules`` holds afterwards.
+
+Knowledge flows cli -> dashboard -> lab -> engine, and cli -> serve; never back. ``make test``
+also runs ``lint-imports`` (the contracts in ``pyproject.toml``), which reads every import
+statement; this test catches what only running shows (an import made by a call at import
+time, a plugin, a re-export), and that a command imports no more than it needs.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+
+UI_PACKAGES = ("textual", "rich", "plotext", "textual_plotext", "textual_serve")
+"""Third-party packages that draw: only the dashboard, serve and the command line use them."""
+
+
+def _modules_of(package: str) -> list[str]:
+    """Every module of a package, by its files."""
+    folder = ROOT.joinpath(*package.split("."))
+    names = []
+    for path in sorted(folder.rglob("*.py")):
+        parts = path.relative_to(ROOT).with_suffix("").parts
+        if parts[-1] == "__main__":
+            continue
+        names.append(".".join(parts[:-1] if parts[-1] == "__init__" else parts))
+    return names
+
+
+def _loaded_after(code: str) -> set[str]:
+    """The top two levels of every module name in ``sys.modules`` after running ``code``."""
+    probe = (
+        f"{code}\nimport json, sys\n"
+        "print(json.dumps(sorted({'.'.join(m.split('.')[:2]) for m in sys.modules})))"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", probe], cwd=ROOT, capture_output=True, text=True, check=True
+    )
+    return set(json.loads(done.stdout.splitlines()[-1]))
+
+
+def _imports_of(package: str) -> str:
+    return "\n".join(f"import {name}" for name in _modules_of(package))
+
+
+def _tops(loaded: set[str]) -> set[str]:
+    return {name.split(".")[0] for name in loaded}
+
+
+@pytest.mark.parametrize(
+    ("layer", "forbidden"),
+    [
+        ("engine", {"tui", *UI_PACKAGES}),
+        ("tui.lab", {"tui.cli", "tui.dashboard", "tui.serve", *UI_PACKAGES}),
+        ("tui.dashboard", {"tui.cli", "tui.serve"}),
+        ("tui.serve", {"tui.cli", "tui.dashboard"}),
+    ],
+)
+def test_a_layer_imports_nothing_above_it(layer: str, forbidden: set[str]) -> None:
+    loaded = _loaded_after(_imports_of(layer))
+    assert _modules_of(layer), f"no modules found for {layer}"
+    found = {name for name in forbidden if name in loaded or name in _tops(loaded)}
+    assert not found, f"importing every module of {layer} loads {sorted(found)}"
+
+
+def test_the_layer_probe_sees_an_import_that_breaks_the_rule() -> None:
+    # The probe itself must be able to fail: importing the dashboard's app loads Textual.
+    assert "textual" in _tops(_loaded_after("import tui.dashboard.app"))
+
+
+def test_a_headless_solve_loads_no_ui_store_or_dashboard() -> None:
+    loaded = _loaded_after(
+        "import sys; sys.argv = ['queens', 'solve', '--n', '6', '--seed', '1']\n"
+        "from tui.cli.command_line import main\n"
+        "import contextlib, io\n"
+        "with contextlib.redirect_stdout(io.StringIO()):\n"
+        "    main()"
+    )
+    assert "tui.cli" in loaded
+    unwanted = {"textual", "tui.dashboard", "tui.lab", "tui.serve", "sqlite3"}
+    assert not {name for name in unwanted if name in loaded or name in _tops(loaded)}
