@@ -63,18 +63,16 @@ def _terminal_columns() -> int:
 class _Parser(argparse.ArgumentParser):
     """An argument parser whose help is as wide as the terminal, measured without shutil."""
 
-    def __init__(
-        self,
-        *args: Any,
-        formatter_class: type[argparse.HelpFormatter] = argparse.HelpFormatter,
-        **kwargs: Any,
-    ) -> None:
+    def __init__(self, **kwargs: Any) -> None:
+        formatter_class: type[argparse.HelpFormatter] = kwargs.pop(
+            "formatter_class", argparse.HelpFormatter
+        )
         width = _terminal_columns() - 2  # what argparse takes off the terminal's width
 
         def formatter(prog: str) -> argparse.HelpFormatter:
             return formatter_class(prog, width=width)
 
-        super().__init__(*args, formatter_class=formatter, **kwargs)  # type: ignore[arg-type]
+        super().__init__(formatter_class=formatter, **kwargs)
 
 
 def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
