@@ -219,7 +219,7 @@ def test_two_openers_creating_a_new_store_at_once_both_open_it(tmp_path: Path) -
     import threading
     import time
 
-    from tui.lab.store import _SCHEMA, APPLICATION, SCHEMA_VERSION
+    from tui.lab.store.schema import APPLICATION, SCHEMA, SCHEMA_VERSION
 
     path = tmp_path / "new.sqlite3"
     first = sqlite3.connect(path, isolation_level=None)
@@ -236,7 +236,7 @@ def test_two_openers_creating_a_new_store_at_once_both_open_it(tmp_path: Path) -
     thread = threading.Thread(target=second)
     thread.start()
     time.sleep(0.5)  # the second has seen no tables and waits for the lock
-    for statement in _SCHEMA.split(";"):
+    for statement in SCHEMA.split(";"):
         if statement.strip():
             first.execute(statement)
     first.execute(

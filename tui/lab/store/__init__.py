@@ -1,0 +1,48 @@
+"""The run store: one SQLite file holding every recorded run (and every sweep's results).
+
+This package is the only place that speaks SQL. Its API is narrow: open a store, start a run,
+record a batch (stats, solutions, keyframes: one transaction), read a run, its stats, a
+keyframe, and the sweep tables. Everything read back is checked: the store refuses a file it
+does not understand (another application's database, a newer schema) instead of altering it,
+and a damaged file or record raises :class:`StoreError` with a message, never a raw sqlite3
+error.
+
+Where the store lives: the ``--store PATH`` flag, else the ``QUEENS_STORE`` environment
+variable, else ``runs.sqlite3`` in the user data directory (``platformdirs``).
+
+What lives where:
+
+- :mod:`.run_store`: :class:`RunStore`, the one object callers hold; each method hands its
+  work to one of the modules below.
+- :mod:`.schema`: the tables, :data:`SCHEMA_VERSION`, :data:`APPLICATION`, :data:`STAT_FIELDS`,
+  and the checks that refuse a file that is not ours.
+- :mod:`.connection`: opening a file; the connection, its lock, its transactions.
+- :mod:`.records`: :class:`RunInfo`, :class:`Keyframe`, :class:`Batch`, the JSON written and
+  the checked conversion of rows read back.
+- :mod:`.run_writes`: begin, claim, record, end, truncate and delete a run.
+- :mod:`.run_reads`: runs, stats, solutions, keyframes, a portable run file, the store's size.
+- :mod:`.sweep_tables`: sweeps and their results.
+- :mod:`.location`: which file (:func:`store_path`); :mod:`.errors`: :class:`StoreError`.
+"""
+
+from __future__ import annotations
+
+from tui.lab.store.errors import StoreError
+from tui.lab.store.location import default_store_path, store_path
+from tui.lab.store.records import Batch, Keyframe, RunInfo, keyframe_size
+from tui.lab.store.run_store import RunStore
+from tui.lab.store.schema import APPLICATION, SCHEMA_VERSION, STAT_FIELDS
+
+__all__ = [
+    "APPLICATION",
+    "SCHEMA_VERSION",
+    "STAT_FIELDS",
+    "Batch",
+    "Keyframe",
+    "RunInfo",
+    "RunStore",
+    "StoreError",
+    "default_store_path",
+    "keyframe_size",
+    "store_path",
+]

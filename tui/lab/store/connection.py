@@ -1,0 +1,159 @@
+"""The open file: one sqlite3 connection behind one lock, its transactions, and opening it.
+
+:class:`StoreConnection` is what every reading and writing function of the package takes. It
+turns sqlite3's errors into :class:`~tui.lab.store.errors.StoreError` where it reads, begins
+and commits; :func:`open_connection` opens (and, when new, creates) a store and refuses a file
+that is not one.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import sqlite3
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any, Final
+
+from tui.lab.store.errors import StoreError, explain
+from tui.lab.store.location import store_path
+from tui.lab.store.schema import check_schema, create_schema, table_names
+
+BUSY_TIMEOUT: Final = 10.0
+"""Seconds a statement waits for another process's write to finish."""
+
+
+class StoreConnection:
+    """A store's sqlite3 connection, shared between threads behind one re-entrant lock.
+
+    Args:
+        path: The store's file, named in every error message.
+        sqlite: The connection, opened in autocommit mode (transactions are explicit).
+    """
+
+    def __init__(self, path: Path, sqlite: sqlite3.Connection) -> None:
+        self.path = path
+        self.sqlite = sqlite
+        self.lock = threading.RLock()
+
+    def close(self) -> None:
+        """Close the connection (uncommitted work is rolled back)."""
+        with self.lock:
+            self.sqlite.close()
+
+    @contextlib.contextmanager
+    def transaction(self) -> Iterator[sqlite3.Connection]:
+        """One write transaction: all of it is committed, or none of it."""
+        with self.lock:
+            connection = self.sqlite
+            try:
+                connection.execute("BEGIN IMMEDIATE")
+            except sqlite3.Error as error:
+                raise StoreError(explain(self.path, error)) from None
+            try:
+                yield connection
+            except BaseException:
+                connection.execute("ROLLBACK")
+                raise
+            try:
+                connection.execute("COMMIT")
+            except sqlite3.Error as error:
+                connection.execute("ROLLBACK")
+                raise StoreError(explain(self.path, error)) from None
+
+    @contextlib.contextmanager
+    def reading(self) -> Iterator[sqlite3.Connection]:
+        """Read statements, with sqlite3 errors turned into :class:`StoreError`."""
+        with self.lock:
+            try:
+                yield self.sqlite
+            except sqlite3.Error as error:
+                raise StoreError(explain(self.path, error)) from None
+
+    def writing(self) -> contextlib.AbstractContextManager[sqlite3.Connection]:
+        """A write transaction (:meth:`transaction`) whose sqlite3 errors become StoreError."""
+        return _Guarded(self)
+
+
+class _Guarded(contextlib.AbstractContextManager[sqlite3.Connection]):
+    """A write transaction whose sqlite3 errors become :class:`StoreError`."""
+
+    def __init__(self, store: StoreConnection) -> None:
+        self._store = store
+        self._inner: contextlib.AbstractContextManager[sqlite3.Connection] | None = None
+
+    def __enter__(self) -> sqlite3.Connection:
+        self._inner = self._store.transaction()
+        return self._inner.__enter__()
+
+    def __exit__(self, kind: Any, error: Any, trace: Any) -> bool | None:
+        assert self._inner is not None
+        try:
+            return self._inner.__exit__(kind, error, trace)
+        except sqlite3.Error as failure:
+            raise StoreError(explain(self._store.path, failure)) from None
+
+
+def open_connection(
+    path: str | os.PathLike[str] | None, *, create: bool, wal: bool
+) -> StoreConnection:
+    """Open (and, when new, create) a store; see :meth:`tui.lab.store.RunStore.open`.
+
+    Raises:
+        StoreError: When the file cannot be opened or created, is not a SQLite database,
+            is another application's database, or has a newer schema.
+    """
+    default = path is None
+    target = store_path(path)
+    exists = target.exists()
+    if not exists and not create:
+        raise StoreError(f"{target}: no such run file")
+    if exists and target.is_dir():
+        raise StoreError(f"{target}: is a directory, not a run store")
+    if not exists and default:
+        try:
+            target.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as error:
+            raise StoreError(f"cannot create the store's folder {target.parent}: {error}") from None
+    try:
+        connection = sqlite3.connect(
+            target, timeout=BUSY_TIMEOUT, isolation_level=None, check_same_thread=False
+        )
+    except sqlite3.Error as error:
+        raise StoreError(f"cannot open the run store {target}: {error}") from None
+    store = StoreConnection(target, connection)
+    try:
+        _prepare(store, wal, create)
+    except StoreError:
+        connection.close()
+        raise
+    except sqlite3.Error as error:
+        connection.close()
+        raise StoreError(explain(target, error)) from None
+    return store
+
+
+def _prepare(store: StoreConnection, wal: bool, create: bool) -> None:
+    """Check (or, with ``create``, create) the schema, then set the connection up."""
+    connection = store.sqlite
+    connection.execute("PRAGMA foreign_keys = ON")
+    tables = table_names(connection)
+    if not tables and not create:
+        raise StoreError(f"{store.path}: an empty file, not a queens run file")
+    if not tables and not _create_schema(store):
+        tables = table_names(connection)  # another process created it meanwhile: check it
+    if tables:  # else: created here
+        check_schema(connection, store.path, tables)
+    if wal:
+        mode = connection.execute("PRAGMA journal_mode = WAL").fetchone()[0]
+        if str(mode).lower() != "wal":
+            raise StoreError(f"{store.path}: cannot switch the store to WAL mode ({mode})")
+        # In WAL mode NORMAL never corrupts; a power cut may lose the last commits.
+        connection.execute("PRAGMA synchronous = NORMAL")
+
+
+def _create_schema(store: StoreConnection) -> bool:
+    """Create the tables in one transaction; ``False`` when another process was first."""
+    with store.transaction() as connection:
+        return create_schema(connection)
