@@ -66,6 +66,11 @@ class LiveStatusLine:
         )
 
 
+LONGEST_TIMER: Final = 2.0**31
+"""Seconds the interval timer is armed for at most (68 years; ``setitimer`` overflows near
+2**63 on this platform): a longer limit is left to the engine's own check between generations."""
+
+
 class _DeadlinePassed(Exception):
     """Raised by the timer inside a generation that runs past the time limit."""
 
@@ -87,7 +92,11 @@ class GenerationDeadline:
         self.passed = False
 
     def _usable(self) -> bool:
-        return self._remaining is not None and self._remaining > 0 and hasattr(signal, "setitimer")
+        return (
+            self._remaining is not None
+            and 0 < self._remaining <= LONGEST_TIMER
+            and hasattr(signal, "setitimer")
+        )
 
     def _on_alarm(self, signum: int, frame: FrameType | None) -> None:
         if self._armed:

@@ -10,12 +10,18 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from tui.cli.exit_codes import EXIT_USAGE
 
 if TYPE_CHECKING:
     from tui.lab.store import RunStore
+
+MAX_RUN_ID: Final = 2**63 - 1
+"""The largest id SQLite can hold (a signed 64-bit integer); the store numbers runs from 1."""
+
+SHOWN_CHARACTERS: Final = 80
+"""A value longer than this is shortened in an error message (a pasted path can be huge)."""
 
 STORE_HELP = "the run store (default: $QUEENS_STORE, else runs.sqlite3 in the user data directory)"
 
@@ -51,22 +57,62 @@ def open_store(flag: str | None, *, create: bool) -> RunStore:
     return RunStore.open(path, create=create)
 
 
+def shown(value: str) -> str:
+    """``value`` quoted for an error message, shortened when it is long."""
+    if len(value) <= SHOWN_CHARACTERS:
+        return repr(value)
+    return f"{value[: SHOWN_CHARACTERS - 20]!r}... ({len(value):,} characters)"
+
+
+def run_id_of(text: str, what: str = "RUN") -> int | None:
+    """The run id ``text`` spells, or ``None`` when it is no number at all (a file, then).
+
+    Only ASCII digits count: ``'²'.isdigit()`` is true, but ``int('²')`` fails.
+
+    Raises:
+        StoreError: A whole number outside 1 .. :data:`MAX_RUN_ID`.
+    """
+    from tui.lab.store import StoreError
+
+    if not (text.isascii() and text.isdigit()):
+        return None
+    value = int(text)
+    if not 1 <= value <= MAX_RUN_ID:
+        raise StoreError(
+            f"{what}: {shown(text)} is not allowed; a run id is a whole number from 1 to "
+            f"{MAX_RUN_ID} (queens runs lists them)"
+        )
+    return value
+
+
 def open_run(run: str, flag: str | None) -> tuple[RunStore, int]:
     """The store and run id a ``RUN`` argument names.
 
     Raises:
         StoreError: Not an id and not a run file; no such run.
     """
+    from pathlib import Path
+
     from tui.lab.store import RunStore, StoreError
 
-    if run.isdigit():
+    run_id = run_id_of(run)
+    if run_id is not None:
         store = open_store(flag, create=False)
         try:
-            store.run(int(run))
+            store.run(run_id)
         except StoreError:
             store.close()
             raise
-        return store, int(run)
+        return store, run_id
+    try:
+        a_file = bool(run) and Path(run).is_file()
+    except OSError:  # a name too long for the file system, say
+        a_file = False
+    if not a_file:
+        raise StoreError(
+            f"RUN: {shown(run)} is not allowed; a run id (queens runs lists them) or the "
+            "path of a run file (queens export RUN --format run --output FILE makes one)"
+        )
     store = RunStore.open(run, create=False, wal=False)
     try:
         return store, store.single_run_id()

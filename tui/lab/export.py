@@ -8,6 +8,7 @@ record, every generation's statistics, the solutions, and the last generation's 
 from __future__ import annotations
 
 import csv
+import errno
 import json
 import os
 from collections.abc import Callable
@@ -90,6 +91,8 @@ def export_to_file(
         OSError: When the file cannot be written.
     """
     target = Path(output)
+    if not str(output) or not target.name or target.is_dir():
+        raise IsADirectoryError(errno.EISDIR, "a directory, not a file", str(output))
     if format == "run":
         store.export_run(run_id, target)
         return target

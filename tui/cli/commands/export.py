@@ -6,7 +6,13 @@ import argparse
 import sys
 
 from tui.cli.exit_codes import EXIT_USAGE
-from tui.cli.store_flags import add_run_argument, add_store_flag, open_run, reporting_store_errors
+from tui.cli.store_flags import (
+    add_run_argument,
+    add_store_flag,
+    open_run,
+    reporting_store_errors,
+    shown,
+)
 
 FORMATS = ("csv", "jsonl", "json", "run")
 
@@ -44,7 +50,12 @@ def run(args: argparse.Namespace) -> int:
         try:
             path = export_to_file(store, run_id, args.format, args.output)
         except OSError as error:
-            print(f"queens: error: --output: cannot write {args.output}: {error}", file=sys.stderr)
+            reason = error.strerror or str(error)
+            print(
+                f"queens: error: --output: {shown(args.output)} is not allowed; cannot write "
+                f"a file there ({reason})",
+                file=sys.stderr,
+            )
             return EXIT_USAGE
     print(f"run {run_id} exported to {path}", file=sys.stderr)
     return 0

@@ -5,7 +5,13 @@ from __future__ import annotations
 import argparse
 
 from tui.cli.exit_codes import EXIT_SOLVED
-from tui.cli.store_flags import add_run_argument, add_store_flag, open_run, reporting_store_errors
+from tui.cli.store_flags import (
+    add_run_argument,
+    add_store_flag,
+    open_run,
+    reporting_store_errors,
+    run_id_of,
+)
 
 
 def add_parser(commands: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -34,6 +40,6 @@ def run(args: argparse.Namespace) -> int:
     from engine import Config
 
     config = Config.from_mapping(info.config)
-    replay: int | str = run_id if args.run.isdigit() else args.run
+    replay: int | str = run_id if run_id_of(args.run) is not None else args.run
     QueensApp(config=config, ascii=args.ascii, record=True, store=args.store, replay=replay).run()
     return EXIT_SOLVED

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 
 from tui.cli.exit_codes import EXIT_USAGE
-from tui.cli.store_flags import add_store_flag, open_store, reporting_store_errors
+from tui.cli.store_flags import add_store_flag, open_store, reporting_store_errors, run_id_of, shown
 
 
 def add_parser(commands: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -26,14 +26,15 @@ def run(args: argparse.Namespace) -> int:
     """Handle ``queens rm``."""
     import sys
 
-    if not args.run.isdigit():
+    run_id = run_id_of(args.run)
+    if run_id is None:
         print(
-            f"queens: error: RUN: {args.run!r} is not allowed; a run id (to delete a run "
+            f"queens: error: RUN: {shown(args.run)} is not allowed; a run id (to delete a run "
             "file, delete the file)",
             file=sys.stderr,
         )
         return EXIT_USAGE
     with open_store(args.store, create=False) as store:
-        store.delete_run(int(args.run))
+        store.delete_run(run_id)
     print(f"deleted run {args.run}")
     return 0

@@ -16,6 +16,7 @@ from typing import Final
 
 from engine import FIELDS, ConfigError
 from engine.presets import PRESETS
+from tui.cli.store_flags import MAX_RUN_ID
 from tui.cli.sweep_running import add_runner_flags, output_of, run_plan
 
 DEFAULT_SEEDS: Final = "20"
@@ -73,10 +74,14 @@ def show(args: argparse.Namespace) -> int:
     from tui.lab.store import RunStore, StoreError
     from tui.lab.sweep.store_ledger import StoreLedger, stored_plan
 
-    try:
-        sweep_id = int(args.show)
-    except ValueError:
-        raise ConfigError("show", args.show, "a sweep id (queens sweeps lists them)") from None
+    text = str(args.show)
+    if not (text.isascii() and text.isdigit() and 1 <= int(text) <= MAX_RUN_ID):
+        raise ConfigError(
+            "show",
+            text,
+            f"a sweep id, a whole number from 1 to {MAX_RUN_ID} (queens sweeps lists them)",
+        )
+    sweep_id = int(text)
     try:
         store = RunStore.open(args.store)
     except StoreError as error:

@@ -53,6 +53,15 @@ def connect(address: str, timeout: float = CONNECT_TIMEOUT) -> Any:
     """
     distributed = _distributed()
     try:
+        # Checked before a Client exists: a Client that fails on a malformed address is left
+        # half made, and its finalizer prints a TimeoutError traceback at exit.
+        addressing = importlib.import_module("distributed.comm.addressing")
+        addressing.parse_host_port(addressing.parse_address(address)[1])
+    except (ValueError, TypeError) as error:
+        raise ClusterError(
+            f"not a scheduler address ({error}): tcp://HOST:PORT, as `dask scheduler` prints it"
+        ) from None
+    try:
         # Results come back through the scheduler, so one tunnel to it is enough.
         return distributed.Client(
             address, timeout=f"{timeout}s", set_as_default=False, direct_to_workers=False
