@@ -42,7 +42,7 @@ from engine.termination import (
     AllFound,
     MaxEvaluations,
     MaxGenerations,
-    Progress,
+    RunProgress,
     Solved,
     Stagnation,
     StopRule,
@@ -375,7 +375,7 @@ class GeneticAlgorithm:
             entropy=entropy,
         )
         self.history.append(stats)
-        progress = Progress(
+        progress = RunProgress(
             generation=self._generation,
             evaluations=self._evaluations,
             elapsed=self._elapsed,

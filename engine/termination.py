@@ -1,7 +1,7 @@
 """Stop rules, composable and kept outside the generation loop.
 
-A rule looks at the run's :class:`Progress` after each generation and names itself when it
-fires. The first rule that fires, in the order given, ends the run.
+A rule looks at the run's :class:`RunProgress` after each generation and names itself when
+it fires. The first rule that fires, in the order given, ends the run.
 
 Rules are small value classes written out by hand rather than dataclasses: every ``queens``
 command imports this module, and seven frozen dataclasses cost ~3 ms of each start-up.
@@ -20,8 +20,8 @@ STAGNATION: Final = "stagnation"
 ALL_FOUND: Final = "all-found"
 
 
-class Progress(NamedTuple):
-    """What the stop rules look at.
+class RunProgress(NamedTuple):
+    """How far the run has gone after a generation: what the stop rules look at.
 
     Attributes:
         generation: Generations done (0 after the initial population).
@@ -43,7 +43,7 @@ class Progress(NamedTuple):
 class StopRule(Protocol):
     """Returns its reason when the run should stop, else ``None``."""
 
-    def __call__(self, progress: Progress) -> str | None: ...
+    def __call__(self, progress: RunProgress) -> str | None: ...
 
 
 class Solved:
@@ -51,7 +51,7 @@ class Solved:
 
     __slots__ = ()
 
-    def __call__(self, progress: Progress) -> str | None:
+    def __call__(self, progress: RunProgress) -> str | None:
         return SOLVED if progress.best_conflicts == 0 else None
 
     def __eq__(self, other: object) -> bool:
@@ -73,11 +73,11 @@ class _Limit:
     def __init__(self, limit: float) -> None:
         self.limit = limit
 
-    def count(self, progress: Progress) -> float:
+    def count(self, progress: RunProgress) -> float:
         """The count this rule watches."""
         raise NotImplementedError
 
-    def __call__(self, progress: Progress) -> str | None:
+    def __call__(self, progress: RunProgress) -> str | None:
         return self.reason if self.count(progress) >= self.limit else None
 
     def __eq__(self, other: object) -> bool:
@@ -96,7 +96,7 @@ class MaxGenerations(_Limit):
     __slots__ = ()
     reason = MAX_GENERATIONS
 
-    def count(self, progress: Progress) -> float:
+    def count(self, progress: RunProgress) -> float:
         return progress.generation
 
 
@@ -107,7 +107,7 @@ class MaxEvaluations(_Limit):
     __slots__ = ()
     reason = MAX_EVALUATIONS
 
-    def count(self, progress: Progress) -> float:
+    def count(self, progress: RunProgress) -> float:
         return progress.evaluations
 
 
@@ -117,7 +117,7 @@ class TimeLimit(_Limit):
     __slots__ = ()
     reason = TIME_LIMIT
 
-    def count(self, progress: Progress) -> float:
+    def count(self, progress: RunProgress) -> float:
         return progress.elapsed
 
 
@@ -127,7 +127,7 @@ class Stagnation(_Limit):
     __slots__ = ()
     reason = STAGNATION
 
-    def count(self, progress: Progress) -> float:
+    def count(self, progress: RunProgress) -> float:
         return progress.stagnant
 
 
@@ -137,11 +137,11 @@ class AllFound(_Limit):
     __slots__ = ()
     reason = ALL_FOUND
 
-    def count(self, progress: Progress) -> float:
+    def count(self, progress: RunProgress) -> float:
         return progress.solutions
 
 
-def first_reason(rules: tuple[StopRule, ...], progress: Progress) -> str | None:
+def first_reason(rules: tuple[StopRule, ...], progress: RunProgress) -> str | None:
     """The reason of the first rule that fires, or ``None``."""
     for rule in rules:
         reason = rule(progress)
