@@ -3,13 +3,12 @@
 
 SIGTERM is turned into :class:`Terminated`, a ``KeyboardInterrupt``, so every place that cleans
 up after Ctrl+C (the live status line, the partial ``--json`` result) does the same for it.
-This module imports only the exit codes: the console script installs its handler first thing.
+This module imports only the exit codes (not even ``typing`` or ``types``): the console script
+installs its handler first thing, and everything imported before that is a window in which
+Ctrl+C would print a traceback.
 """
 
-from __future__ import annotations
-
 import sys
-from types import FrameType
 
 from tui.cli.exit_codes import EXIT_INTERRUPTED, EXIT_TERMINATED
 
@@ -24,7 +23,7 @@ class Terminated(KeyboardInterrupt):
     """SIGTERM arrived: unwind as for Ctrl+C, but exit 143."""
 
 
-def raise_interruption(signum: int, frame: FrameType | None) -> None:
+def raise_interruption(signum: int, frame: object) -> None:
     """The SIGINT and SIGTERM handler: record the signal, raise where the program is."""
     received_signals.append(signum)
     raise Terminated if signum == _SIGTERM else KeyboardInterrupt
