@@ -456,3 +456,13 @@ def test_version_prints_the_package_version() -> None:
 
     assert shown.stdout == f"queens {version('queens-ga')}\n"
     assert shown.stderr == ""
+
+
+def test_presets_are_listed_in_aligned_columns(capsys: pytest.CaptureFixture[str]) -> None:
+    from tui.cli.command_line import main
+
+    assert main(["presets"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    summaries = [line.index(line.split()[2]) for line in lines]
+    assert len(lines) >= 7 and len(set(summaries)) == 1, lines
+    assert any("N=10,000" in line for line in lines)

@@ -473,3 +473,35 @@ def test_the_command_serves_and_stops_on_sigterm(tmp_path: Path) -> None:
         if server.poll() is None:
             server.kill()
             server.wait()
+
+
+def test_each_request_is_logged_on_one_short_line() -> None:
+    """aiohttp's default access log, through textual-serve's Rich handler, took two wrapped
+    lines per request with the browser's user agent; a log of a session is read by people."""
+    import urllib.request
+
+    server = subprocess.Popen(
+        [sys.executable, "-m", "tui", "serve", "--port", "0"],
+        stderr=subprocess.PIPE,
+        stdout=subprocess.DEVNULL,
+        text=True,
+        env={**os.environ, "COLUMNS": "60"},
+    )
+    try:
+        assert server.stderr is not None
+        url = server.stderr.readline().split()[-1]
+        server.stderr.readline()  # the tab limit
+        agent = "Mozilla/5.0 (X11; Linux x86_64) a-long-user-agent-string"
+        request = urllib.request.Request(url, headers={"User-Agent": agent})
+        with urllib.request.urlopen(request, timeout=GONE_WITHIN) as page:
+            assert page.status == 200
+        line = server.stderr.readline()
+        server.send_signal(signal.SIGTERM)
+        rest = server.communicate(timeout=GONE_WITHIN)[1]
+    finally:
+        if server.poll() is None:
+            server.kill()
+            server.wait()
+    assert '"GET / HTTP/1.1" 200' in line
+    assert agent not in line + rest
+    assert "GET /" not in rest

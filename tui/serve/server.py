@@ -44,6 +44,10 @@ HEARTBEAT: Final = 15.0
 
 log = logging.getLogger("queens-serve")
 
+ACCESS_LOG_FORMAT: Final = '%t %a "%r" %s %b'
+"""One short line per request (time, client, request, status, bytes): aiohttp's default adds
+the referrer and the user agent, which wrapped every request onto two lines."""
+
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 
 
@@ -229,7 +233,12 @@ class DashboardServer(Server):
         Raises:
             BindError: When the address cannot be bound, naming the flag and value.
         """
-        runner = web.AppRunner(await self._make_app(), handle_signals=False, shutdown_timeout=5)
+        runner = web.AppRunner(
+            await self._make_app(),
+            handle_signals=False,
+            shutdown_timeout=5,
+            access_log_format=ACCESS_LOG_FORMAT,
+        )
         await runner.setup()
         # With --port 0, one address only: each address would get a different free port.
         host = self.bind.addresses[0] if self.port == 0 else self.bind.host
@@ -287,6 +296,16 @@ class DashboardServer(Server):
             f"At most {self.max_sessions} browser tabs at once (--max-sessions). Ctrl+C to stop."
         )
         print("\n".join(lines), file=sys.stderr, flush=True)
+
+    def initialize_logging(self) -> None:
+        """Plain lines on stderr, one per event: textual-serve's Rich handler wraps them at
+        the terminal's width and pads them to it."""
+        logging.basicConfig(
+            level=logging.DEBUG if self.debug else logging.INFO,
+            format="%(message)s",
+            handlers=[logging.StreamHandler(sys.stderr)],
+            force=True,
+        )
 
     def serve(self, debug: bool = False) -> int:  # type: ignore[override]
         """Serve until SIGINT or SIGTERM, then end every dashboard.

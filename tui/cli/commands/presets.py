@@ -16,7 +16,9 @@ def add_parser(commands: argparse._SubParsersAction) -> None:  # type: ignore[ty
 
 def run(args: argparse.Namespace) -> int:
     """Print the presets, one line each."""
-    width = max(len(name) for name in PRESETS)
+    sizes = {name: f"N={preset.native_n:,}" for name, preset in PRESETS.items()}
+    name_width = max(len(name) for name in PRESETS)
+    size_width = max(len(size) for size in sizes.values())
     for name, preset in PRESETS.items():
-        print(f"{name:<{width}}  N={preset.native_n:<3} {preset.summary}")
+        print(f"{name:<{name_width}}  {sizes[name]:<{size_width}}  {preset.summary}")
     return EXIT_SOLVED
