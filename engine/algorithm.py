@@ -21,7 +21,6 @@ from engine.conflicts import BoardLines, BoolArray
 from engine.crossover import CROSSOVERS
 from engine.diversity import column_entropy, unique_fraction
 from engine.encodings import ENCODINGS, Genomes
-from engine.errors import CheckpointError
 from engine.fitness import (
     FITNESS_SHAPES,
     SHAPES_READING_COUNTS,
@@ -34,6 +33,7 @@ from engine.fitness import (
 from engine.greedy_start import initial_population
 from engine.local_search import LocalSearchSettings, improve_children
 from engine.mutation import COUNTED_MUTATIONS, MUTATIONS, MutationSettings
+from engine.run_state import RunState, as_lists, saved_values
 from engine.selection import SELECTIONS
 from engine.snapshot import GenerationStats, History, Snapshot, read_only
 from engine.solutions import KNOWN_TOTALS, SolutionArchive, rows_by_column
@@ -97,31 +97,38 @@ class GeneticAlgorithm:
     def __init__(self, config: Config, *, history_limit: int | None = None) -> None:
         if config.seed is None:
             config = config.replace(seed=secrets.randbits(32))
-        self._bind(config, history_limit)
-        self._elapsed = 0.0
+        self._bind(config)
+        rng = np.random.default_rng(self.seed)
+        history = History(limit=history_limit)
         started = time.perf_counter()
-        population = initial_population(config, self.encoding, self.rng)
+        population = initial_population(config, self.encoding, rng)
         scored = evaluate(population, config.n, self.encoding, self.shape)
-        self._seen = HashSet(row_hashes(population) if config.unique else None)
-        self._generation = 0
-        self._evaluations = config.population
-        self._stagnant = 0
-        self._best_ever = float(scored.fitness.max())
-        self._threshold = float(scored.fitness.min())
-        self._mutating = False
+        self._run_state = RunState(
+            generation=0,
+            evaluations=config.population,
+            elapsed=0.0,
+            stagnant=0,
+            best_ever=float(scored.fitness.max()),
+            rng=rng,
+            population=population,
+            fitness=scored.fitness,
+            conflicts=scored.conflicts,
+            seen=HashSet(row_hashes(population) if config.unique else None),
+            threshold=float(scored.fitness.min()),
+            mutating=False,
+            solutions=SolutionArchive(config.n),
+            history=history,
+        )
         population, scored = self._harvest(population, scored)
         self._snapshot = self._publish(population, scored.fitness, scored.conflicts, started)
 
-    def _bind(self, config: Config, history_limit: int | None) -> None:
+    def _bind(self, config: Config) -> None:
         """Resolve the config's names into the objects a generation uses."""
         self.config = config
         self.seed: int = int(config.seed)  # type: ignore[arg-type]
-        self.rng = np.random.default_rng(self.seed)
         self.encoding = ENCODINGS[config.encoding]
         self.shape = FITNESS_SHAPES[config.fitness]
         self.rules = stop_rules(config)
-        self.history = History(limit=history_limit)
-        self.solutions = SolutionArchive(config.n)
         # Scratch for [parents; children], from which the survivors are gathered, kept from
         # one generation to the next: a fresh one each time costs more in page faults than in
         # copying (issue 11). The children are gathered straight into its lower part.
@@ -144,6 +151,21 @@ class GeneticAlgorithm:
         """The latest snapshot (generation 0 before the first step)."""
         return self._snapshot
 
+    @property
+    def rng(self) -> np.random.Generator:
+        """The run's one random generator."""
+        return self._run_state.rng
+
+    @property
+    def history(self) -> History:
+        """One row of statistics per generation (the last ones only, with a history limit)."""
+        return self._run_state.history
+
+    @property
+    def solutions(self) -> SolutionArchive:
+        """Every distinct solution met so far."""
+        return self._run_state.solutions
+
     def has_next(self) -> bool:
         """Whether another generation may be stepped (no stop rule has fired)."""
         return self._snapshot.stop_reason is None
@@ -157,38 +179,38 @@ class GeneticAlgorithm:
         if not self.has_next():
             raise FinishedError(f"the run has stopped: {self._snapshot.stop_reason}")
         started = time.perf_counter()
-        current = self._snapshot
-        children, scored = self._offspring(current.population, current.fitness, current.conflicts)
-        self._evaluations += children.shape[0]
+        state = self._run_state
+        children, scored = self._offspring(state.population, state.fitness, state.conflicts)
+        state.evaluations += children.shape[0]
         improved = children.shape[0] > 0
         if self.config.survivor == "threshold":
-            passed, self._threshold = threshold_acceptance(scored.fitness, self._threshold)
+            passed, state.threshold = threshold_acceptance(scored.fitness, state.threshold)
             children = children[passed]
             scored = Scored(scored.fitness[passed], scored.conflicts[passed])
             improved = bool(passed.any())
         survivors = SURVIVORS[self.config.survivor](
-            current.fitness, scored.fitness, self.config.elitism
+            state.fitness, scored.fitness, self.config.elitism
         )
-        population = self._joined(current.population, children).take(survivors, axis=0)
+        population = self._joined(state.population, children).take(survivors, axis=0)
         if self._union.nbytes > KEPT_SCRATCH_BYTES:  # as the line counts (see _offspring)
             self._union = np.empty((0, self.config.n), dtype=np.int64)
         scored = Scored(
-            np.concatenate([current.fitness, scored.fitness]).take(survivors),
-            np.concatenate([current.conflicts, scored.conflicts]).take(survivors),
+            np.concatenate([state.fitness, scored.fitness]).take(survivors),
+            np.concatenate([state.conflicts, scored.conflicts]).take(survivors),
         )
-        from_children = survivors >= current.population.shape[0]
+        from_children = survivors >= state.population.shape[0]
         if self.config.survivor != "threshold":
             improved = bool(from_children.any())
         # Sheppard's fallback: mutate only after a generation in which no child got in.
-        self._mutating = self.config.fallback and not improved
+        state.mutating = self.config.fallback and not improved
         population, scored = self._harvest(population, scored, from_children)
         fitness, conflicts = scored.fitness, scored.conflicts
-        self._generation += 1
+        state.generation += 1
         best = float(fitness.max())
-        if best > self._best_ever:
-            self._best_ever, self._stagnant = best, 0
+        if best > state.best_ever:
+            state.best_ever, state.stagnant = best, 0
         else:
-            self._stagnant += 1
+            state.stagnant += 1
         self._snapshot = self._publish(population, fitness, conflicts, started)
         return self._snapshot
 
@@ -232,7 +254,7 @@ class GeneticAlgorithm:
         config = self.config
         children, known = self._cross(population, fitness, conflicts)
         lines: BoardLines | None = None
-        if config.fallback and not self._mutating:
+        if config.fallback and not self._run_state.mutating:
             pass  # a crossover generation of Sheppard's: no mutation
         elif (counted := COUNTED_MUTATIONS.get(config.mutation)) and not config.unique:
             # The children are this generation's own array: mutate them where they are. The
@@ -258,7 +280,7 @@ class GeneticAlgorithm:
         if config.local_search:
             children, lines = improve_children(children, self.rng, self._local_search, lines)
         if config.unique:
-            children = children[self._seen.remember(row_hashes(children))]
+            children = children[self._run_state.seen.remember(row_hashes(children))]
             lines = None
         if lines is None:
             return children, evaluate(children, config.n, self.encoding, self.shape)
@@ -282,7 +304,7 @@ class GeneticAlgorithm:
         per_couple = config.children_per_couple
         couples = -(-wanted // per_couple)
         picks = SELECTIONS[config.selection](fitness, 2 * couples, self.rng, config.tournament_size)
-        rate = 0.0 if self._mutating else config.crossover_rate
+        rate = 0.0 if self._run_state.mutating else config.crossover_rate
         crossed = self.rng.random(couples) < rate
         crossing = crossed.nonzero()[0]
         # One row per pick, couple k in rows 2k and 2k + 1: the children in their final order,
@@ -336,7 +358,7 @@ class GeneticAlgorithm:
             return population, scored
         newcomers = self.encoding.random_population(solved.size, self.config.n, self.rng)
         fresh = evaluate(newcomers, self.config.n, self.encoding, self.shape)
-        self._evaluations += solved.size
+        self._run_state.evaluations += solved.size
         population = population.copy()
         fitness, conflicts = scored.fitness.copy(), scored.conflicts.copy()
         population[solved], fitness[solved], conflicts[solved] = (
@@ -358,14 +380,18 @@ class GeneticAlgorithm:
         ``started`` is when this generation's work began: the time up to now, statistics
         included, is added to the run's computing time.
         """
+        state = self._run_state
         diversity = unique_fraction(population)
         entropy = column_entropy(population, self.config.n, self.encoding)
         if started is not None:
-            self._elapsed += time.perf_counter() - started
+            state.elapsed += time.perf_counter() - started
+        state.population = read_only(population)
+        state.fitness = read_only(fitness)
+        state.conflicts = read_only(conflicts)
         stats = GenerationStats(
-            generation=self._generation,
-            evaluations=self._evaluations,
-            elapsed=self._elapsed,
+            generation=state.generation,
+            evaluations=state.evaluations,
+            elapsed=state.elapsed,
             best_fitness=float(fitness.max()),
             mean_fitness=float(fitness.mean()),
             worst_fitness=float(fitness.min()),
@@ -374,14 +400,14 @@ class GeneticAlgorithm:
             unique_fraction=diversity,
             entropy=entropy,
         )
-        self.history.append(stats)
+        state.history.append(stats)
         progress = RunProgress(
-            generation=self._generation,
-            evaluations=self._evaluations,
-            elapsed=self._elapsed,
+            generation=state.generation,
+            evaluations=state.evaluations,
+            elapsed=state.elapsed,
             best_conflicts=stats.best_conflicts,
-            stagnant=self._stagnant,
-            solutions=self.solutions.count,
+            stagnant=state.stagnant,
+            solutions=state.solutions.count,
         )
         # Highest fitness first, fewest conflicts breaking ties, then the first such row (what
         # a stable sort by both would put first, without sorting everything).
@@ -393,13 +419,13 @@ class GeneticAlgorithm:
             encoding=self.encoding.name,
             seed=self.seed,
             max_fitness=self.shape.best(self.config.n),
-            population=read_only(population),
-            fitness=read_only(fitness),
-            conflicts=read_only(conflicts),
+            population=state.population,
+            fitness=state.fitness,
+            conflicts=state.conflicts,
             best_index=best_index,
             stop_reason=first_reason(self.rules, progress),
-            solutions=self.solutions.boards,
-            fundamental_solutions=self.solutions.fundamental_count,
+            solutions=state.solutions.boards,
+            fundamental_solutions=state.solutions.fundamental_count,
         )
 
     def state(self, *, arrays: bool = False, history: bool = True) -> dict[str, Any]:
@@ -416,49 +442,13 @@ class GeneticAlgorithm:
             :meth:`from_state` checks.
         """
         # Loaded here, not at import: most runs are never saved (json, hashlib: ~3 ms of start-up).
-        from engine.checkpoint import Checkpoint, state_digest
+        from engine.checkpoint import state_digest
 
-        population = np.array(self._snapshot.population, dtype=np.int64)
-        seen = self._seen.sorted()
-        solutions = np.array(self.solutions.boards, dtype=np.int64)
-        state: dict[str, Any] = {
-            "config": self.config.to_dict(),
-            "generation": self._generation,
-            "evaluations": self._evaluations,
-            "elapsed": self._elapsed,
-            "stagnant": self._stagnant,
-            "best_ever": self._best_ever,
-            "rng": self.rng.bit_generator.state,
-            "population": population if arrays else population.tolist(),
-            "seen": seen if arrays else seen.tolist(),
-            "threshold": self._threshold,
-            "mutating": self._mutating,
-            "solutions": solutions if arrays else solutions.tolist(),
-        }
-        columns = self.history.arrays() if history else None
-        if columns is not None:
-            state["history"] = columns if arrays else {k: v.tolist() for k, v in columns.items()}
+        saved = saved_values(self._run_state, leave_out=() if history else ("history",))
+        state: dict[str, Any] = {"config": self.config.to_dict()}
+        state.update(saved if arrays else as_lists(saved))
         # The digest of what was just written, from the run's own (trusted) values.
-        state["digest"] = state_digest(
-            Checkpoint(
-                config=self.config,
-                generation=self._generation,
-                evaluations=self._evaluations,
-                elapsed=self._elapsed,
-                stagnant=self._stagnant,
-                best_ever=self._best_ever,
-                rng=state["rng"],
-                population=population,
-                fitness=self._snapshot.fitness,
-                conflicts=self._snapshot.conflicts,
-                seen=seen,
-                threshold=self._threshold,
-                mutating=self._mutating,
-                solutions=solutions,
-                history=columns,
-                digest=None,
-            )
-        )
+        state["digest"] = state_digest(self.config, saved)
         return state
 
     @classmethod
@@ -481,29 +471,12 @@ class GeneticAlgorithm:
         """
         from engine.checkpoint import read_checkpoint
 
-        checkpoint = read_checkpoint(state)
+        checkpoint = read_checkpoint(state, history_limit=history_limit)
         algorithm = cls.__new__(cls)
-        algorithm._bind(checkpoint.config, history_limit)
-        try:
-            algorithm.rng.bit_generator.state = checkpoint.rng
-        except (TypeError, ValueError, KeyError, OverflowError) as error:
-            raise CheckpointError("rng", f"not a PCG64 state numpy accepts ({error})") from None
-        algorithm._generation = checkpoint.generation
-        algorithm._evaluations = checkpoint.evaluations
-        algorithm._elapsed = checkpoint.elapsed
-        algorithm._stagnant = checkpoint.stagnant
-        algorithm._best_ever = checkpoint.best_ever
-        algorithm._seen = HashSet(checkpoint.seen)
-        algorithm._threshold = checkpoint.threshold
-        algorithm._mutating = checkpoint.mutating
-        algorithm.solutions.record(checkpoint.solutions)
-        # _publish appends the current generation again: restore the history without it.
-        if checkpoint.history is not None and len(checkpoint.history["generation"]) > 1:
-            held = {name: column[:-1] for name, column in checkpoint.history.items()}
-            algorithm.history = History(held, limit=history_limit)
-        else:
-            algorithm.history = History(limit=history_limit, first_generation=checkpoint.generation)
-        population = checkpoint.population
-        fitness, conflicts = checkpoint.fitness, checkpoint.conflicts
-        algorithm._snapshot = algorithm._publish(population, fitness, conflicts)
+        algorithm._bind(checkpoint.config)
+        algorithm._run_state = run_state = checkpoint.run_state
+        # The history holds the generations before this one: publishing records this one.
+        algorithm._snapshot = algorithm._publish(
+            run_state.population, run_state.fitness, run_state.conflicts
+        )
         return algorithm

@@ -19,7 +19,6 @@ resumed when it passes every other check.
 
 from __future__ import annotations
 
-import dataclasses
 import hashlib
 import json
 import math
@@ -35,26 +34,14 @@ from engine.config import Config
 from engine.diversity import column_entropy, unique_fraction
 from engine.encodings import ENCODINGS, Genomes
 from engine.errors import CheckpointError, ConfigError
-from engine.fitness import FITNESS_SHAPES, FloatArray, IntArray, evaluate
-from engine.snapshot import INTEGER_COLUMNS, STAT_COLUMNS
-from engine.solutions import KNOWN_TOTALS, rows_by_column
-from engine.uniqueness import HashArray, row_hashes
+from engine.fitness import FITNESS_SHAPES, evaluate
+from engine.run_state import OPTIONAL_FIELDS, SAVED_FIELDS, RunState, is_table, saved_values
+from engine.snapshot import INTEGER_COLUMNS, STAT_COLUMNS, History
+from engine.solutions import KNOWN_TOTALS, SolutionArchive, rows_by_column
+from engine.uniqueness import HashArray, HashSet, row_hashes
 
-REQUIRED_KEYS: Final = (
-    "config",
-    "generation",
-    "evaluations",
-    "elapsed",
-    "stagnant",
-    "best_ever",
-    "rng",
-    "population",
-    "seen",
-    "threshold",
-    "mutating",
-    "solutions",
-)
-OPTIONAL_KEYS: Final = ("history", "digest")
+REQUIRED_KEYS: Final = ("config", *(name for name in SAVED_FIELDS if name not in OPTIONAL_FIELDS))
+OPTIONAL_KEYS: Final = (*OPTIONAL_FIELDS, "digest")
 BUDGET_FIELDS: Final = ("generations", "max_evals", "time_limit", "stagnation")
 """Config fields that only say when a run stops: a resumed run may change them."""
 
@@ -64,37 +51,34 @@ _LARGEST_COUNT: Final = 2**62
 
 @dataclass(frozen=True)
 class Checkpoint:
-    """A validated checkpoint: typed values and new arrays, consistent with each other.
+    """A checkpoint checked completely: the run's config and its state, ready to resume.
 
-    ``fitness`` and ``conflicts`` are the population's, computed while checking it;
-    ``digest`` is the one the checkpoint carried, if any.
+    ``run_state.fitness`` and ``run_state.conflicts`` are the population's, computed while
+    checking it. ``run_state.history`` holds the rows before the current generation's (or
+    none, when the checkpoint had no history): resuming records the current one, as a step
+    records its own. ``digest`` is the one the checkpoint carried, if any.
     """
 
     config: Config
-    generation: int
-    evaluations: int
-    elapsed: float
-    stagnant: int
-    best_ever: float
-    rng: dict[str, Any]
-    population: Genomes
-    fitness: FloatArray
-    conflicts: IntArray
-    seen: HashArray
-    threshold: float
-    mutating: bool
-    solutions: Genomes
-    history: dict[str, npt.NDArray[Any]] | None
+    run_state: RunState
     digest: str | None
 
+    @property
+    def generation(self) -> int:
+        """The generation the run was saved at."""
+        return self.run_state.generation
 
-def read_checkpoint(state: object, *, check_digest: bool = True) -> Checkpoint:
+
+def read_checkpoint(
+    state: object, *, check_digest: bool = True, history_limit: int | None = None
+) -> Checkpoint:
     """Check a checkpoint completely and return its typed content.
 
     Args:
         state: What :meth:`engine.GeneticAlgorithm.state` returned, possibly through JSON
             (arrays as nested lists) or ``.npy`` files (arrays as numpy arrays).
         check_digest: Compare the ``digest``, when there is one, with the content.
+        history_limit: Hold only the last this many rows of the history (``None``: all).
 
     Raises:
         CheckpointError: On the first problem found, naming its field.
@@ -136,60 +120,58 @@ def read_checkpoint(state: object, *, check_digest: bool = True) -> Checkpoint:
     history = None
     if "history" in state:
         history = _history(state["history"], generation)
-    checkpoint = Checkpoint(
-        config=config,
+    run_state = RunState(
         generation=generation,
         evaluations=evaluations,
         elapsed=elapsed,
         stagnant=stagnant,
         best_ever=best_ever,
-        rng=rng,
+        rng=_generator(rng, config),
         population=population,
         fitness=scored.fitness,
         conflicts=scored.conflicts,
-        seen=seen,
+        seen=HashSet(seen),
         threshold=threshold,
         mutating=mutating,
-        solutions=solutions,
-        history=history,
-        digest=None,
+        solutions=_archive(solutions, n),
+        history=_held_history(history, generation, history_limit),
     )
-    _check_threshold(checkpoint)
+    _check_threshold(config, run_state)
     if history is not None:
-        _check_history_matches(checkpoint, history)
+        _check_history_matches(config, run_state, history)
     digest = state.get("digest")
     if digest is not None:
         if not isinstance(digest, str) or len(digest) != 64:
             raise CheckpointError("digest", "64 hexadecimal digits (SHA-256) are expected")
-        if check_digest and digest != state_digest(checkpoint):
+        if check_digest and digest != state_digest(config, _as_saved(run_state, history)):
             raise CheckpointError(
                 "digest", "it does not match the content: the checkpoint was changed or damaged"
             )
-    return dataclasses.replace(checkpoint, digest=digest)
+    return Checkpoint(config=config, run_state=run_state, digest=digest)
 
 
-def state_digest(checkpoint: Checkpoint) -> str:
-    """SHA-256 of a checkpoint's content (budget fields aside), lists or arrays alike."""
-    config = checkpoint.config.to_dict()
+def state_digest(config: Config, saved: Mapping[str, Any]) -> str:
+    """SHA-256 of a run's saved state (budget fields aside).
+
+    Args:
+        config: The run's config.
+        saved: The state's fields as :func:`engine.run_state.saved_values` gives them:
+            numbers and mappings go into the digest as JSON, arrays (and a table's columns)
+            as their type, shape and bytes.
+    """
+    values = config.to_dict()
     scalars = {
-        "config": {name: value for name, value in config.items() if name not in BUDGET_FIELDS},
-        "generation": checkpoint.generation,
-        "evaluations": checkpoint.evaluations,
-        "elapsed": checkpoint.elapsed,
-        "stagnant": checkpoint.stagnant,
-        "best_ever": checkpoint.best_ever,
-        "rng": checkpoint.rng,
-        "threshold": checkpoint.threshold,
-        "mutating": checkpoint.mutating,
+        "config": {name: value for name, value in values.items() if name not in BUDGET_FIELDS}
     }
+    arrays: list[tuple[str, npt.NDArray[Any]]] = []
+    for name, value in saved.items():
+        if isinstance(value, np.ndarray):
+            arrays.append((name, value))
+        elif is_table(value):
+            arrays += [(f"{name}.{column}", array) for column, array in value.items()]
+        else:
+            scalars[name] = value
     digest = hashlib.sha256(json.dumps(scalars, sort_keys=True).encode())
-    arrays: list[tuple[str, npt.NDArray[Any]]] = [
-        ("population", checkpoint.population),
-        ("seen", checkpoint.seen),
-        ("solutions", checkpoint.solutions),
-    ]
-    if checkpoint.history is not None:
-        arrays += [(f"history.{name}", checkpoint.history[name]) for name in STAT_COLUMNS]
     for name, array in arrays:
         digest.update(f"{name}:{array.dtype.str}:{array.shape}".encode())
         digest.update(np.ascontiguousarray(array).tobytes())
@@ -457,9 +439,10 @@ def _history(value: object, generation: int) -> dict[str, npt.NDArray[Any]]:
     return columns
 
 
-def _check_history_matches(checkpoint: Checkpoint, history: dict[str, npt.NDArray[Any]]) -> None:
+def _check_history_matches(
+    config: Config, checkpoint: RunState, history: dict[str, npt.NDArray[Any]]
+) -> None:
     """The last row is the current generation, and the counters follow from the rows."""
-    config = checkpoint.config
     population, fitness, conflicts = checkpoint.population, checkpoint.fitness, checkpoint.conflicts
     current = {
         "evaluations": checkpoint.evaluations,
@@ -500,8 +483,41 @@ def _check_history_matches(checkpoint: Checkpoint, history: dict[str, npt.NDArra
         raise CheckpointError("threshold", f"the history gives {first_worst!r}")
 
 
-def _check_threshold(checkpoint: Checkpoint) -> None:
-    config = checkpoint.config
+def _check_threshold(config: Config, checkpoint: RunState) -> None:
     solution = FITNESS_SHAPES[config.fitness].best(config.n)
     if checkpoint.threshold > solution:
         raise CheckpointError("threshold", f"no fitness is above a solution's, {solution!r}")
+
+
+# --- the run state, once checked --------------------------------------------------------------
+
+
+def _generator(rng: dict[str, Any], config: Config) -> np.random.Generator:
+    """The run's generator, seeded as a fresh run's and set to the checked state."""
+    generator = np.random.default_rng(config.seed)
+    generator.bit_generator.state = rng
+    return generator
+
+
+def _archive(solutions: Genomes, n: int) -> SolutionArchive:
+    archive = SolutionArchive(n)
+    archive.record(solutions)
+    return archive
+
+
+def _held_history(
+    history: dict[str, npt.NDArray[Any]] | None, generation: int, limit: int | None
+) -> History:
+    """The history's rows before the current generation's, which resuming records again."""
+    if history is not None and len(history["generation"]) > 1:
+        return History({name: column[:-1] for name, column in history.items()}, limit=limit)
+    return History(limit=limit, first_generation=generation)
+
+
+def _as_saved(run_state: RunState, history: dict[str, npt.NDArray[Any]] | None) -> dict[str, Any]:
+    """What the checkpoint held, as :meth:`engine.GeneticAlgorithm.state` saved it: the
+    history as read (the run state holds one row less, and with a limit fewer)."""
+    saved = saved_values(run_state, leave_out=("history",))
+    if history is not None:
+        saved["history"] = history
+    return saved

@@ -200,7 +200,7 @@ def test_a_checkpoint_of_a_unique_run_keeps_the_seen_genomes():
     assert caught.value.field == "seen"
     # Forgetting what was seen would let old genomes back in and change the run.
     forgetful = GeneticAlgorithm.from_state(state)
-    forgetful._seen = HashSet()
+    forgetful._run_state.seen = HashSet()
     forgetful_final = forgetful.run()
     assert forgetful.snapshot.evaluations != final.evaluations or not np.array_equal(
         forgetful_final.population, final.population

@@ -228,10 +228,10 @@ def test_fallback_mutates_only_after_a_generation_that_let_no_child_in(monkeypat
     crossover, mutation, gate = watch_sheppard(monkeypatch)
     config = preset_named("sheppard").config(n=6, seed=1, generations=60, stop_when_solved=False)
     algorithm = GeneticAlgorithm(config)
-    assert not algorithm._mutating  # Sheppard starts with crossover
+    assert not algorithm._run_state.mutating  # Sheppard starts with crossover
     kinds = []
     while algorithm.has_next():
-        mutating = algorithm._mutating
+        mutating = algorithm._run_state.mutating
         population = {tuple(row) for row in algorithm.snapshot.population.tolist()}
         crossover.calls.clear()
         mutation.calls.clear()
@@ -252,7 +252,7 @@ def test_fallback_mutates_only_after_a_generation_that_let_no_child_in(monkeypat
             assert len(crossover.calls) == 1
             assert mutation.calls == []
         ((_, (passed, _)),) = gate.calls
-        assert algorithm._mutating == (not passed.any())
+        assert algorithm._run_state.mutating == (not passed.any())
     # Both kinds of generation happened, and each switched to the other at least once.
     switches = {(a, b) for a, b in itertools.pairwise(kinds) if a != b}
     assert switches == {("crossover", "mutation"), ("mutation", "crossover")}
@@ -266,7 +266,7 @@ def test_without_fallback_every_generation_crosses_and_mutates(monkeypatch):
     algorithm = GeneticAlgorithm(config)
     while algorithm.has_next():
         algorithm.step()
-        assert not algorithm._mutating
+        assert not algorithm._run_state.mutating
     assert len(crossover.calls) == 15
     assert len(mutation.calls) == 15
 
@@ -274,12 +274,12 @@ def test_without_fallback_every_generation_crosses_and_mutates(monkeypatch):
 def test_the_fallback_flag_survives_a_checkpoint():
     config = preset_named("sheppard").config(n=6, seed=1, generations=60, stop_when_solved=False)
     algorithm = GeneticAlgorithm(config)
-    while not algorithm._mutating:
+    while not algorithm._run_state.mutating:
         algorithm.step()
     state = json.loads(json.dumps(algorithm.state()))
     assert state["mutating"] is True
     resumed = GeneticAlgorithm.from_state(state)
-    assert resumed._mutating
+    assert resumed._run_state.mutating
     final = algorithm.run()
     assert resumed.run().population.tobytes() == final.population.tobytes()
     # Forgetting the flag changes the run: the digest refuses such a checkpoint...
@@ -295,13 +295,13 @@ def test_the_fallback_flag_survives_a_checkpoint():
 def test_sheppard_threshold_starts_at_the_worst_parent_and_only_rises():
     config = preset_named("sheppard").config(seed=0, generations=30, stop_when_solved=False)
     algorithm = GeneticAlgorithm(config)
-    assert algorithm._threshold == algorithm.snapshot.fitness.min()
-    thresholds = [algorithm._threshold]
+    assert algorithm._run_state.threshold == algorithm.snapshot.fitness.min()
+    thresholds = [algorithm._run_state.threshold]
     while algorithm.has_next():
         snapshot = algorithm.step()
-        thresholds.append(algorithm._threshold)
+        thresholds.append(algorithm._run_state.threshold)
         # The gate never passes the best individual.
-        assert algorithm._threshold <= snapshot.fitness.max()
+        assert algorithm._run_state.threshold <= snapshot.fitness.max()
     assert np.all(np.diff(thresholds) >= 0)
     assert thresholds[-1] > thresholds[0]
 
