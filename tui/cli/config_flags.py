@@ -1,7 +1,9 @@
 """Config fields as command-line flags, and back: one flag per field, generated from the config.
 
 Every subcommand that takes a run configuration (``solve``, ``tui``, ``serve``, ``solutions``)
-uses these, so a flag reads and fails the same way everywhere.
+uses these, so a flag reads and fails the same way everywhere. The other way, a config written
+as flags, is :mod:`tui.lab.rerun_line` (re-exported here as :func:`config_flags`), so the flags
+a rerun line prints are the ones these parse.
 """
 
 from __future__ import annotations
@@ -13,11 +15,18 @@ from typing import Any, Final
 from engine import FIELDS, Config, ConfigError
 from engine.config import fitting_operators, parse_field
 from engine.presets import PRESETS, preset_named
+from tui.lab.rerun_line import config_flags, flag_of
 
-
-def flag_of(field_name: str) -> str:
-    """The command-line flag of a config field: ``max_evals`` -> ``--max-evals``."""
-    return "--" + field_name.replace("_", "-")
+__all__ = [
+    "OPERATOR_FIELDS",
+    "add_config_flags",
+    "choose_fitting_operators",
+    "config_flags",
+    "config_from_args",
+    "flag_of",
+    "preset_values",
+    "run_flags_given",
+]
 
 
 def add_config_flags(parser: argparse.ArgumentParser) -> None:
@@ -119,17 +128,3 @@ def choose_fitting_operators(values: dict[str, Any], given: Mapping[str, Any]) -
     for name in OPERATOR_FIELDS:
         if name in misfits and name not in given:
             values[name] = fitting[name]
-
-
-def config_flags(config: Config) -> list[str]:
-    """Flags that rebuild ``config`` on the command line (only the fields off their default)."""
-    flags: list[str] = []
-    for name, field in FIELDS.items():
-        value = getattr(config, name)
-        if value == field.default:
-            continue
-        if isinstance(value, bool):
-            flags.append(flag_of(name) if value else "--no-" + name.replace("_", "-"))
-        else:
-            flags += [flag_of(name), str(value)]
-    return flags

@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-import shlex
-
 from engine import Config
-from tui.cli.config_flags import config_flags
+from tui.lab.rerun_line import config_flags, solve_line
 
 
 def reproduce_command(config: Config) -> str:
@@ -17,4 +15,4 @@ def reproduce_command(config: Config) -> str:
     Returns:
         A command a shell runs as is.
     """
-    return shlex.join(["queens", "solve", *config_flags(config)])
+    return solve_line(config_flags(config))

@@ -11,8 +11,9 @@ import argparse
 import sys
 from typing import Final
 
-from tui.cli.config_flags import add_config_flags, config_flags, config_from_args
+from tui.cli.config_flags import add_config_flags, config_from_args
 from tui.cli.exit_codes import EXIT_USAGE
+from tui.lab.rerun_line import config_flags
 from tui.serve.access import origin_argument, token_argument
 from tui.serve.address import port_number
 

@@ -118,10 +118,9 @@ def _print_run(document: dict[str, Any]) -> None:
     if document["label"]:
         print(f"  preset       {document['label']}")
     from engine import Config
-    from tui.cli.config_flags import config_flags
+    from tui.lab.rerun_line import config_flags, solve_line
 
-    flags = config_flags(Config.from_mapping(document["config"]))
-    print("  rerun        queens solve " + " ".join(flags))
+    print("  rerun        " + solve_line(config_flags(Config.from_mapping(document["config"]))))
 
 
 def _print_generation(run_id: int, snapshot: Snapshot) -> None:
