@@ -14,7 +14,6 @@ import csv
 import io
 import json
 import math
-import shlex
 import shutil
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -22,8 +21,8 @@ from typing import Any, Final
 
 import numpy as np
 
-from engine import FIELDS
 from engine.presets import PRESETS
+from tui.lab.rerun_line import solve_flags, solve_line
 from tui.lab.sweep.plan import Cell, SweepPlan, has_budget
 from tui.lab.sweep.task import RESULT_FIELDS
 
@@ -76,39 +75,14 @@ class Spread:
         return {name: round(value, 6) for name, value in values.items()}
 
 
-def _flag(name: str) -> str:
-    return "--" + name.replace("_", "-")
-
-
-def _flags(changes: Mapping[str, Any]) -> list[str]:
-    words: list[str] = []
-    for name, value in changes.items():
-        if isinstance(value, bool):
-            words.append(_flag(name) if value else "--no-" + name.replace("_", "-"))
-        elif value is None:
-            words += [_flag(name), "none"]
-        else:
-            words += [_flag(name), f"{value:g}" if isinstance(value, float) else str(value)]
-    return words
-
-
 def rerun_command(cell: Cell, seed: int | str) -> str:
-    """The ``queens solve`` command that repeats one run of a cell (``seed`` may be ``"S"``)."""
-    words = ["queens", "solve"]
-    if cell.preset is not None:
-        n = cell.config["n"]
-        base = PRESETS[cell.preset].config(n).to_dict()
-        words += ["--preset", cell.preset, "--n", str(n)]
-    else:
-        base = {name: field.default for name, field in FIELDS.items()}
-    changes = {
-        name: value
-        for name, value in cell.config.items()
-        if name not in ("n", "seed") and value != base.get(name)
-    }
-    if cell.preset is None:
-        words += ["--n", str(cell.config["n"])]
-    return shlex.join([*words, *_flags(changes), "--seed", str(seed)])
+    """The ``queens solve`` command that repeats one run of a cell (``seed`` may be ``"S"``).
+
+    It starts from the cell's preset (``--preset NAME``) or the defaults, names the board size
+    and the seed always, and every other field that differs from what it starts from.
+    """
+    values = {**cell.config, "seed": seed}
+    return solve_line(solve_flags(values, preset=cell.preset, always=("n", "seed")))
 
 
 @dataclass(frozen=True)
