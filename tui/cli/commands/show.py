@@ -70,7 +70,7 @@ def run(args: argparse.Namespace) -> int:
     generation: int | None = None
     if args.generation is not None:
         text = str(args.generation)
-        if not text.lstrip("-").isdigit():
+        if not (text.isascii() and text.lstrip("-").isdigit()):
             print(
                 f"queens: error: generation: {text!r} is not allowed; a whole number",
                 file=sys.stderr,
