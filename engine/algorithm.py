@@ -30,7 +30,7 @@ from engine.fitness import (
     evaluate,
     score_lines,
 )
-from engine.greedy_start import initial_population
+from engine.greedy_start import greedy_population
 from engine.local_search import LocalSearchSettings, improve_children
 from engine.mutation import COUNTED_MUTATIONS, MUTATIONS, MutationSettings
 from engine.run_state import RunState, as_lists, saved_values
@@ -101,7 +101,10 @@ class GeneticAlgorithm:
         rng = np.random.default_rng(self.seed)
         history = History(limit=history_limit)
         started = time.perf_counter()
-        population = initial_population(config, self.encoding, rng)
+        if config.greedy_start:
+            population = greedy_population(config.population, config.n, rng)
+        else:
+            population = self.encoding.random_population(config.population, config.n, rng)
         scored = evaluate(population, config.n, self.encoding, self.shape)
         self._run_state = RunState(
             generation=0,

@@ -19,15 +19,12 @@ conflicts (about 10 attacked queens at N = 10^6, measured).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Final
+from typing import Final
 
 import numpy as np
 import numpy.typing as npt
 
-from engine.encodings import GENE_DTYPE, Encoding, Genomes
-
-if TYPE_CHECKING:
-    from engine.config import Config
+from engine.encodings import GENE_DTYPE, Genomes
 
 IntArray = npt.NDArray[np.int64]
 BoolArray = npt.NDArray[np.bool_]
@@ -49,13 +46,6 @@ ROUND_BYTES: Final = 10 * 8 * TRIES_PER_ROUND
 """Memory of one round's temporaries at most: about 10 arrays of TRIES_PER_ROUND tries."""
 
 _NOBODY: Final = np.iinfo(np.int64).max
-
-
-def initial_population(config: Config, encoding: Encoding, rng: np.random.Generator) -> Genomes:
-    """A run's first population: greedy permutations with ``greedy_start``, else uniform."""
-    if config.greedy_start:
-        return greedy_population(config.population, config.n, rng)
-    return encoding.random_population(config.population, config.n, rng)
 
 
 def greedy_population(size: int, n: int, rng: np.random.Generator) -> Genomes:
