@@ -17,7 +17,7 @@ from engine.local_search import ROUND_BYTES as SEARCH_ROUND_BYTES
 from engine.solutions import KNOWN_TOTALS
 
 if TYPE_CHECKING:
-    from engine.config import Config
+    from engine.config_fields import ConfigFields
 
 MEMORY_SHARE: Final = 0.5
 """A run may plan to use at most this share of the machine's memory."""
@@ -46,7 +46,7 @@ def _blame(*factors: tuple[str, int]) -> tuple[str, int]:
     return max(factors, key=lambda factor: factor[1])
 
 
-def _evaluation_bound(config: Config) -> int | None:
+def _evaluation_bound(config: ConfigFields) -> int | None:
     """The most children a run can evaluate before a count budget stops it, if it has one."""
     bounds: list[int] = []
     if config.max_evals is not None:
@@ -64,7 +64,7 @@ def _add_need(needs: dict[str, tuple[int, str]], name: str, size: int, what: str
     needs[name] = (held + size, f"{said} + {what}" if said else what)
 
 
-def memory_needs(config: Config) -> dict[str, tuple[int, str]]:
+def memory_needs(config: ConfigFields) -> dict[str, tuple[int, str]]:
     """What a run may allocate, by the field that makes it grow: ``{field: (bytes, what)}``.
 
     Python integers throughout, so no value overflows the estimate. ``unique`` and ``harvest``
@@ -118,7 +118,7 @@ def memory_needs(config: Config) -> dict[str, tuple[int, str]]:
     return needs
 
 
-def memory_error(config: Config) -> ConfigError | None:
+def memory_error(config: ConfigFields) -> ConfigError | None:
     """The run's memory estimated before anything is allocated: an error blaming the biggest
     part when it is over this machine's share, else ``None``."""
     if config.n < 1 or config.population < 2 or config.candidates < 1:
