@@ -17,8 +17,9 @@ from engine import GeneticAlgorithm
 from engine.presets import PRESETS
 from tui.cli.command_line import main
 from tui.cli.commands.compare import DEFAULT_MAX_EVALS
+from tui.cli.sweep_report import chart_text
 from tui.lab.sweep.plan import build_plan, spec_from_flags
-from tui.lab.sweep.report import chart_text, summarize, table_text, wilson_interval
+from tui.lab.sweep.report import summarize, table_text, wilson_interval
 
 
 @pytest.fixture(autouse=True)

@@ -14,7 +14,6 @@ import csv
 import io
 import json
 import math
-import shutil
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
@@ -31,9 +30,6 @@ METRICS: Final = ("generations", "evaluations", "seconds")
 
 WILSON_Z: Final = 1.959963984540054
 """The normal quantile of a two-sided 95% interval."""
-
-CHART_WIDTH: Final = 100
-"""Columns of the terminal chart at most."""
 
 Results = Mapping[tuple[str, int], Mapping[str, Any]]
 """Results by (config fingerprint, seed)."""
@@ -375,57 +371,6 @@ def heatmap_text(plan: SweepPlan, rows: Sequence[Row]) -> str:
         if number == 0:
             text.append("  ".join("-" * w for w in widths))
     return "\n".join(text)
-
-
-def chart_text(plan: SweepPlan, rows: Sequence[Row]) -> str:
-    """A terminal chart (plotext), or "" when there is nothing to draw.
-
-    One varying numeric axis: success rate against it (or median evaluations, log scale,
-    when every config solved every run). Otherwise: a bar per config of median evaluations to
-    solution (log scale), in ranked order.
-    """
-    import plotext as plt  # type: ignore[import-untyped]
-
-    varying = varying_axes(plan)
-    width = min(shutil.get_terminal_size().columns, CHART_WIDTH)
-    plt.clear_figure()
-    plt.theme("clear")
-    if len(varying) == 1 and len(rows) == len(plan.cells) and len(rows) > 1:
-        axis = varying[0]
-        ordered = sorted(rows, key=lambda row: plan.cells.index(row.cell))
-        labels = [value_text(row.cell.values[axis]) for row in ordered]
-        if all(row.rate == 1.0 for row in ordered):
-            medians = [row.median("evaluations") or 1.0 for row in ordered]
-            logs = [math.log10(max(value, 1.0)) for value in medians]
-            top = max(1, math.ceil(max(logs)))
-            plt.bar(labels, logs, width=0.4)
-            plt.ylim(0, top)
-            plt.yticks(list(range(top + 1)), [f"{10**k:,}" for k in range(top + 1)])
-            plt.title(f"median evaluations to solution against {axis} (log scale)")
-        else:
-            plt.bar(labels, [100 * row.rate for row in ordered], width=0.4)
-            plt.ylim(0, 100)
-            plt.title(f"success rate (%) against {axis}")
-        plt.xlabel(axis)
-        plt.plotsize(width, 16)
-    else:
-        solved = [row for row in rows if row.median("evaluations") is not None]
-        if not solved:
-            return ""
-        names = [
-            ", ".join(value_text(row.cell.values[a]) for a in varying) or "all"
-            for row in reversed(solved)
-        ]
-        logs = [math.log10(max(row.median("evaluations") or 1.0, 1.0)) for row in reversed(solved)]
-        top = max(1, math.ceil(max(logs)))
-        plt.bar(names, logs, orientation="horizontal", width=0.3)
-        plt.xlim(0, top)
-        plt.xticks(list(range(top + 1)), [f"{10**k:,}" for k in range(top + 1)])
-        plt.title("median evaluations to solution, solved runs (log scale)")
-        plt.plotsize(width, 3 * len(names) + 3)
-    text: str = plt.build()
-    plt.clear_figure()
-    return "\n" + text.rstrip()
 
 
 def run_records(plan: SweepPlan, results: Results) -> list[dict[str, Any]]:
