@@ -142,9 +142,33 @@ def test_human_output_draws_the_board(capsys: pytest.CaptureFixture[str]) -> Non
     assert main(["solve", "--n", "6", "--seed", "2"]) == 0
     out = capsys.readouterr().out
     assert out.startswith("N = 6: solved")
-    board = [line for line in out.splitlines() if set(line) <= {"Q", ".", " "} and line]
-    assert len(board) == 6
-    assert all(line.count("Q") == 1 for line in board)
+    lines = out.splitlines()
+    header = lines.index("    0 1 2 3 4 5")
+    board = lines[header + 1 : header + 7]
+    assert [line[:4] for line in board] == [f"{row:>3} " for row in range(6)]
+    assert all(set(line[4:]) <= {"Q", ".", " "} and line.count("Q") == 1 for line in board)
+    assert "Q a queen, X an attacked queen" in lines[header + 7]
+
+
+def test_attacked_queens_are_marked_on_a_numbered_board(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    flags = ["--n", "12", "--seed", "1", "--generations", "2", "--no-stop-when-solved"]
+    assert main(["solve", *flags, "--mutation-rate", "0", "--json"]) == 1
+    document = json.loads(capsys.readouterr().out)
+    assert main(["solve", *flags, "--mutation-rate", "0"]) == 1
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[1].split() == ["1", "1"] and lines[2].split() == [str(c % 10) for c in range(12)]
+    marks = {(row, column): lines[3 + row][4 + 2 * column] for row, column in document["queens"]}
+    attacked = {square for square, mark in marks.items() if mark == "X"}
+    assert set(marks.values()) <= {"Q", "X"} and len(attacked) >= 2
+
+    # Every X shares a row, column or diagonal with another queen; no Q does.
+    def attacks(a: tuple[int, int], b: tuple[int, int]) -> bool:
+        return a != b and (a[0] == b[0] or a[1] == b[1] or abs(a[0] - b[0]) == abs(a[1] - b[1]))
+
+    for square in marks:
+        assert (square in attacked) == any(attacks(square, other) for other in marks)
 
 
 def test_the_console_script_ends_without_python_s_shutdown_and_loses_nothing(

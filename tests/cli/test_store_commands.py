@@ -6,6 +6,7 @@ import csv
 import io
 import json
 import os
+import re
 import signal
 import sqlite3
 import subprocess
@@ -78,6 +79,11 @@ def test_show_generation_json_is_the_live_generation(
     assert document["stats"]["mean_fitness"] == live.stats.mean_fitness
     code, out, _ = command(capsys, "show", str(run_id), "--generation", "23")
     assert code == 0 and "generation 23" in out
+    # Figures for people: the time in milliseconds' precision, fractions to three places.
+    figures = dict(line.split(None, 1) for line in out.splitlines()[1:12])
+    assert re.fullmatch(r"\d+\.\d{3} s", figures["elapsed"]), figures["elapsed"]
+    assert re.fullmatch(r"\d\.\d{3}", figures["entropy"]), figures["entropy"]
+    assert "    0 1 2 3 4 5 6 7 8 9" in out  # the board, its columns numbered
 
 
 def test_export_formats_hold_every_generation(

@@ -72,13 +72,40 @@ def result_document(snapshot: Snapshot | None, config: Config) -> dict[str, Any]
     }
 
 
-def board_text(snapshot: Snapshot) -> str:
-    """The best individual as a plain board: ``Q`` queens, ``.`` squares."""
+BOARD_LEGEND: Final = "Q a queen, X an attacked queen; rows and columns numbered from 0"
+"""What the printed board's marks mean."""
+
+
+def _column_header(n: int) -> list[str]:
+    """Column numbers above the board: one line of units, and one of tens from N = 11 on."""
+    units = "    " + " ".join(str(column % 10) for column in range(n))
+    if n <= 10:
+        return [units]
+    tens = "    " + " ".join(str(column // 10) if column >= 10 else " " for column in range(n))
+    return [tens.rstrip(), units]
+
+
+def board_text(snapshot: Snapshot, index: int | None = None) -> str:
+    """An individual (the best by default) as a plain board with numbered rows and columns:
+    ``Q`` a queen, ``X`` a queen another attacks, ``.`` an empty square (see
+    :data:`BOARD_LEGEND`), so that a conflict named as ``row,column`` can be found."""
+    from engine.conflicts import board_lines
+    from engine.encodings import ENCODINGS
+
     n = snapshot.n
+    chosen = snapshot.best_index if index is None else index
+    genome = snapshot.population[chosen : chosen + 1]
+    encoding = ENCODINGS[snapshot.encoding]
+    attacked = board_lines(genome, n, encoding).attacked()[0]
+    rows, columns = encoding.decode(genome, n)
     cells = [["."] * n for _ in range(n)]
-    for row, column in snapshot.queens():
-        cells[row][column] = "Q"
-    return "\n".join(" ".join(line) for line in cells)
+    for row, column, hit in zip(
+        rows[0].tolist(), columns[0].tolist(), attacked.tolist(), strict=True
+    ):
+        cells[row][column] = "X" if hit else "Q"
+    lines = _column_header(n)
+    lines += [f"{row:>3} " + " ".join(line) for row, line in enumerate(cells)]
+    return "\n".join(lines)
 
 
 def genome_text(snapshot: Snapshot) -> str:
@@ -145,6 +172,7 @@ def print_result(snapshot: Snapshot | None, config: Config, as_json: bool) -> No
         return
     if snapshot.n <= BOARD_PRINT_LIMIT:
         print(board_text(snapshot))
+        print(BOARD_LEGEND)
     print("genome:", genome_text(snapshot))
 
 

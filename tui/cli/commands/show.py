@@ -123,17 +123,39 @@ def _print_run(document: dict[str, Any]) -> None:
     print("  rerun        " + solve_line(config_flags(Config.from_mapping(document["config"]))))
 
 
+STAT_FORMATS: Final = {
+    "elapsed": "{:.3f} s",
+    "unique_fraction": "{:.3f}",
+    "entropy": "{:.3f}",
+    "mean_conflicts": "{:.3f}",
+}
+"""How a generation's figures read for people (``--json`` keeps them exact); whole numbers get
+thousands separators, other figures the shortest spelling that reads back exactly."""
+
+
+def stat_text(name: str, value: object) -> str:
+    """One figure of a generation, for people."""
+    if name in STAT_FORMATS and isinstance(value, float):
+        return STAT_FORMATS[name].format(value)
+    if isinstance(value, float) and value.is_integer():
+        return f"{int(value):,}"
+    if isinstance(value, int):
+        return f"{value:,}"
+    return f"{value:.6g}" if isinstance(value, float) else str(value)
+
+
 def _print_generation(run_id: int, snapshot: Snapshot) -> None:
-    from tui.cli.result_printing import board_text
+    from tui.cli.result_printing import BOARD_LEGEND, board_text
 
     stats = snapshot.stats
     print(f"run {run_id}, generation {snapshot.generation:,}")
     for name, value in stats._asdict().items():
-        print(f"  {name:<16} {value}")
+        print(f"  {name:<16} {stat_text(name, value)}")
     print(f"best (individual {snapshot.best_index}, {snapshot.best_conflicts} conflicts):")
     print("  " + " ".join(str(int(gene)) for gene in snapshot.best))
     if snapshot.n <= 40:
         print(board_text(snapshot))
+        print(BOARD_LEGEND)
     shown = min(POPULATION_PRINT_LIMIT, snapshot.population.shape[0])
     print(f"population ({shown} of {snapshot.population.shape[0]}; --json has all):")
     for index in range(shown):
