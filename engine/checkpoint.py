@@ -21,8 +21,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import math
-import numbers
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Final
@@ -30,6 +28,18 @@ from typing import Any, Final
 import numpy as np
 import numpy.typing as npt
 
+from engine.checkpoint_values import (
+    LARGEST_COUNT,
+    check_genes,
+    kind_of,
+    read_array,
+    read_count,
+    read_flag,
+    read_hashes,
+    read_matrix,
+    read_number,
+    read_rng_state,
+)
 from engine.config import Config
 from engine.diversity import column_entropy, unique_fraction
 from engine.encodings import ENCODINGS, Genomes
@@ -44,9 +54,6 @@ REQUIRED_KEYS: Final = ("config", *(name for name in SAVED_FIELDS if name not in
 OPTIONAL_KEYS: Final = (*OPTIONAL_FIELDS, "digest")
 BUDGET_FIELDS: Final = ("generations", "max_evals", "time_limit", "stagnation")
 """Config fields that only say when a run stops: a resumed run may change them."""
-
-_LARGEST_COUNT: Final = 2**62
-"""Counts above this cannot be real (and would not fit the history's int64 columns)."""
 
 
 @dataclass(frozen=True)
@@ -84,7 +91,7 @@ def read_checkpoint(
         CheckpointError: On the first problem found, naming its field.
     """
     if not isinstance(state, Mapping):
-        raise CheckpointError("state", f"a mapping of fields is expected, not {_kind(state)}")
+        raise CheckpointError("state", f"a mapping of fields is expected, not {kind_of(state)}")
     for key in state:
         if key not in REQUIRED_KEYS and key not in OPTIONAL_KEYS:
             raise CheckpointError(str(key), "not a checkpoint field")
@@ -93,23 +100,23 @@ def read_checkpoint(
             raise CheckpointError(key, "missing")
     config = _config(state["config"])
     n, size = config.n, config.population
-    generation = _count(state["generation"], "generation")
-    evaluations = _count(state["evaluations"], "evaluations", low=size)
-    elapsed = _number(state["elapsed"], "elapsed", low=0.0)
-    stagnant = _count(state["stagnant"], "stagnant", high=generation)
-    best_ever = _number(state["best_ever"], "best_ever")
-    threshold = _number(state["threshold"], "threshold")
-    mutating = _flag(state["mutating"], "mutating")
+    generation = read_count(state["generation"], "generation")
+    evaluations = read_count(state["evaluations"], "evaluations", low=size)
+    elapsed = read_number(state["elapsed"], "elapsed", low=0.0)
+    stagnant = read_count(state["stagnant"], "stagnant", high=generation)
+    best_ever = read_number(state["best_ever"], "best_ever")
+    threshold = read_number(state["threshold"], "threshold")
+    mutating = read_flag(state["mutating"], "mutating")
     if mutating and not config.fallback:
         raise CheckpointError("mutating", "only Sheppard's fallback (config.fallback) mutates")
-    rng = _rng_state(state["rng"])
+    rng = read_rng_state(state["rng"])
     encoding = ENCODINGS[config.encoding]
-    population = _matrix(state["population"], "population", n, rows=size)
-    _check_genes(population, "population", encoding.gene_values(n), encoding.is_permutation)
+    population = read_matrix(state["population"], "population", n, rows=size)
+    check_genes(population, "population", encoding.gene_values(n), encoding.is_permutation)
     population = np.array(population, dtype=np.int64)  # a copy: the caller keeps its array
     shape = FITNESS_SHAPES[config.fitness]
     scored = evaluate(population, n, encoding, shape)
-    seen = _hashes(state["seen"], "seen", evaluations)
+    seen = read_hashes(state["seen"], "seen", evaluations)
     _check_seen(seen, population, config, evaluations)
     solutions = _solutions(state["solutions"], config, evaluations)
     if not config.harvest:
@@ -160,7 +167,7 @@ def state_digest(config: Config, saved: Mapping[str, Any]) -> str:
             as their type, shape and bytes.
     """
     values = config.to_dict()
-    scalars = {
+    scalars: dict[str, Any] = {
         "config": {name: value for name, value in values.items() if name not in BUDGET_FIELDS}
     }
     arrays: list[tuple[str, npt.NDArray[Any]]] = []
@@ -178,17 +185,13 @@ def state_digest(config: Config, saved: Mapping[str, Any]) -> str:
     return digest.hexdigest()
 
 
-# --- the parts ------------------------------------------------------------------------------
-
-
-def _kind(value: object) -> str:
-    return type(value).__name__
+# --- values checked against the config and each other -------------------------------------
 
 
 def _config(value: object) -> Config:
     if not isinstance(value, Mapping):
         raise CheckpointError(
-            "config", f"a mapping of config fields is expected, not {_kind(value)}"
+            "config", f"a mapping of config fields is expected, not {kind_of(value)}"
         )
     try:
         config = Config.from_mapping(value)
@@ -197,163 +200,6 @@ def _config(value: object) -> Config:
     if config.seed is None:
         raise CheckpointError("config.seed", "a resumed run needs the seed it was started with")
     return config
-
-
-def _is_integer(value: object) -> bool:
-    return isinstance(value, numbers.Integral) and not isinstance(value, (bool, np.bool_))
-
-
-def _integer(value: object) -> int | None:
-    """``value`` as a Python int if it is a whole number (not a bool), else ``None``."""
-    if isinstance(value, numbers.Integral) and not isinstance(value, (bool, np.bool_)):
-        return int(value)
-    return None
-
-
-def _count(value: object, field: str, *, low: int = 0, high: int = _LARGEST_COUNT) -> int:
-    number = _integer(value)
-    if number is None:
-        raise CheckpointError(field, f"a whole number is expected, not {value!r}")
-    if not low <= number <= high:
-        raise CheckpointError(field, f"{number} is not between {low} and {high}")
-    return number
-
-
-def _number(value: object, field: str, *, low: float = -math.inf) -> float:
-    if not isinstance(value, numbers.Real) or isinstance(value, (bool, np.bool_)):
-        raise CheckpointError(field, f"a number is expected, not {value!r}")
-    try:
-        number = float(value)
-    except OverflowError:
-        raise CheckpointError(field, f"{value!r} does not fit a float") from None
-    if not math.isfinite(number) or number < low:
-        raise CheckpointError(field, f"a finite number >= {low} is expected, not {number!r}")
-    return number
-
-
-def _flag(value: object, field: str) -> bool:
-    if not isinstance(value, (bool, np.bool_)):
-        raise CheckpointError(field, f"true or false is expected, not {value!r}")
-    return bool(value)
-
-
-def _rng_state(value: object) -> dict[str, Any]:
-    """A PCG64 state, checked field by field, then tried on a scratch generator."""
-    if not isinstance(value, Mapping) or set(value) != {
-        "bit_generator",
-        "state",
-        "has_uint32",
-        "uinteger",
-    }:
-        raise CheckpointError(
-            "rng", "a PCG64 state {bit_generator, state, has_uint32, uinteger} is expected"
-        )
-    if value["bit_generator"] != "PCG64":
-        raise CheckpointError(
-            "rng.bit_generator", f"'PCG64' is expected, not {value['bit_generator']!r}"
-        )
-    inner = value["state"]
-    if not isinstance(inner, Mapping) or set(inner) != {"state", "inc"}:
-        raise CheckpointError("rng.state", "a mapping {state, inc} is expected")
-    state = _count_below(inner["state"], "rng.state.state", 2**128)
-    inc = _count_below(inner["inc"], "rng.state.inc", 2**128)
-    if inc % 2 == 0:
-        raise CheckpointError("rng.state.inc", "PCG64's increment is always odd")
-    has_uint32 = _count_below(value["has_uint32"], "rng.has_uint32", 2)
-    uinteger = _count_below(value["uinteger"], "rng.uinteger", 2**32)
-    checked: dict[str, Any] = {
-        "bit_generator": "PCG64",
-        "state": {"state": state, "inc": inc},
-        "has_uint32": has_uint32,
-        "uinteger": uinteger,
-    }
-    try:
-        scratch: Any = np.random.PCG64(0)
-        scratch.state = checked
-    except (TypeError, ValueError, OverflowError) as error:
-        raise CheckpointError("rng", f"numpy refuses it: {error}") from None
-    return checked
-
-
-def _count_below(value: object, field: str, limit: int) -> int:
-    number = _integer(value)
-    if number is None or not 0 <= number < limit:
-        raise CheckpointError(field, f"a whole number from 0 to {limit - 1} is expected")
-    return number
-
-
-def _matrix(
-    value: object, field: str, columns: int, *, rows: int | None = None, max_rows: int | None = None
-) -> Genomes:
-    """A ``(rows, columns)`` integer array from a nested list or an array, sizes checked first."""
-    if isinstance(value, np.ndarray):
-        shape = value.shape
-        if value.ndim != 2 or shape[1] != columns:
-            raise CheckpointError(field, f"shape (rows, {columns}) is expected, not {shape}")
-        count = shape[0]
-    elif isinstance(value, (list, tuple)):
-        count = len(value)
-    else:
-        raise CheckpointError(field, f"a list of rows or an array is expected, not {_kind(value)}")
-    if rows is not None and count != rows:
-        raise CheckpointError(field, f"{rows} rows are expected (the config's), not {count}")
-    if max_rows is not None and count > max_rows:
-        raise CheckpointError(field, f"at most {max_rows:,} rows are possible, not {count:,}")
-    if isinstance(value, (list, tuple)):
-        if count == 0:
-            return np.empty((0, columns), dtype=np.int64)
-        for index, row in enumerate(value):
-            if not isinstance(row, (list, tuple)) or len(row) != columns:
-                raise CheckpointError(f"{field}[{index}]", f"a list of {columns} genes is expected")
-    array = _as_array(value, field)
-    if array.ndim != 2 or array.dtype.kind not in "iu":
-        raise CheckpointError(field, f"whole numbers are expected, not {array.dtype}")
-    return array
-
-
-def _as_array(value: object, field: str) -> npt.NDArray[Any]:
-    try:
-        return np.asarray(value)
-    except (ValueError, TypeError, OverflowError) as error:
-        raise CheckpointError(field, f"not an array of numbers ({error})") from None
-
-
-def _check_genes(genomes: npt.NDArray[Any], field: str, values: int, permutation: bool) -> None:
-    """Genes in ``0..values-1`` (and each row a permutation); ``genomes`` becomes int64."""
-    if genomes.size and (genomes.min() < 0 or genomes.max() >= values):
-        raise CheckpointError(field, f"genes must be between 0 and {values - 1}")
-    if permutation and genomes.size:
-        ordered = np.sort(genomes, axis=1)
-        bad = np.flatnonzero((ordered != np.arange(genomes.shape[1])).any(axis=1))
-        if bad.size:
-            raise CheckpointError(f"{field}[{int(bad[0])}]", "not a permutation of 0..N-1")
-
-
-def _hashes(value: object, field: str, most: int) -> HashArray:
-    """A sorted, repeat-free array of 64-bit hashes, at most ``most`` of them."""
-    if isinstance(value, np.ndarray):
-        if value.ndim != 1 or value.dtype.kind not in "iu":
-            raise CheckpointError(
-                field, f"a 1-D array of whole numbers is expected ({value.dtype})"
-            )
-        if value.shape[0] > most:
-            raise CheckpointError(field, f"at most {most:,} hashes are possible")
-        if value.size and value.dtype.kind == "i" and value.min() < 0:
-            raise CheckpointError(field, "hashes are never negative")
-        hashes = np.array(value, dtype=np.uint64)
-    elif isinstance(value, (list, tuple)):
-        if len(value) > most:
-            raise CheckpointError(field, f"at most {most:,} hashes are possible")
-        if not all(type(h) is int or _is_integer(h) for h in value):
-            raise CheckpointError(field, "whole numbers are expected")
-        if value and not (min(value) >= 0 and max(value) < 2**64):
-            raise CheckpointError(field, "hashes are between 0 and 2**64 - 1")
-        hashes = np.array([int(h) for h in value] if value else [], dtype=np.uint64)
-    else:
-        raise CheckpointError(field, f"a list or an array is expected, not {_kind(value)}")
-    if hashes.shape[0] > 1 and not (hashes[1:] > hashes[:-1]).all():
-        raise CheckpointError(field, "hashes are stored sorted, without repeats")
-    return hashes
 
 
 def _check_seen(seen: HashArray, population: Genomes, config: Config, evaluations: int) -> None:
@@ -378,8 +224,8 @@ def _solutions(value: object, config: Config, evaluations: int) -> Genomes:
     known = KNOWN_TOTALS.get(n)
     if known is not None:
         possible = min(possible, known[0])
-    solutions = _matrix(value, "solutions", n, max_rows=possible)
-    _check_genes(solutions, "solutions", n, permutation=True)
+    solutions = read_matrix(value, "solutions", n, max_rows=possible)
+    check_genes(solutions, "solutions", n, permutation=True)
     solutions = np.array(solutions, dtype=np.int64)
     if solutions.shape[0]:
         permutation = ENCODINGS["permutation"]
@@ -405,7 +251,7 @@ def _history(value: object, generation: int) -> dict[str, npt.NDArray[Any]]:
         elif isinstance(column, (list, tuple)):
             lengths.add(len(column))
         else:
-            raise CheckpointError(f"history.{name}", f"a list or an array, not {_kind(column)}")
+            raise CheckpointError(f"history.{name}", f"a list or an array, not {kind_of(column)}")
     if len(lengths) != 1:
         raise CheckpointError("history", f"columns of different lengths: {sorted(lengths)}")
     rows = lengths.pop()
@@ -414,13 +260,13 @@ def _history(value: object, generation: int) -> dict[str, npt.NDArray[Any]]:
     columns: dict[str, npt.NDArray[Any]] = {}
     for name in STAT_COLUMNS:
         field = f"history.{name}"
-        array = _as_array(value[name], field)
+        array = read_array(value[name], field)
         if array.ndim != 1:
             raise CheckpointError(field, "a column of numbers is expected")
         if name in INTEGER_COLUMNS:
             if array.dtype.kind not in "iu":
                 raise CheckpointError(field, f"whole numbers are expected, not {array.dtype}")
-            if array.min() < 0 or array.max() > _LARGEST_COUNT:
+            if array.min() < 0 or array.max() > LARGEST_COUNT:
                 raise CheckpointError(field, "counts are between 0 and 2**62")
             columns[name] = np.asarray(array, dtype=np.int64)
         else:
@@ -440,13 +286,13 @@ def _history(value: object, generation: int) -> dict[str, npt.NDArray[Any]]:
 
 
 def _check_history_matches(
-    config: Config, checkpoint: RunState, history: dict[str, npt.NDArray[Any]]
+    config: Config, run_state: RunState, history: dict[str, npt.NDArray[Any]]
 ) -> None:
     """The last row is the current generation, and the counters follow from the rows."""
-    population, fitness, conflicts = checkpoint.population, checkpoint.fitness, checkpoint.conflicts
+    population, fitness, conflicts = run_state.population, run_state.fitness, run_state.conflicts
     current = {
-        "evaluations": checkpoint.evaluations,
-        "elapsed": checkpoint.elapsed,
+        "evaluations": run_state.evaluations,
+        "elapsed": run_state.elapsed,
         "best_fitness": float(fitness.max()),
         "mean_fitness": float(fitness.mean()),
         "worst_fitness": float(fitness.min()),
@@ -465,27 +311,27 @@ def _check_history_matches(
         return  # a partial history: the counters cannot be replayed
     best = history["best_fitness"]
     solution = FITNESS_SHAPES[config.fitness].best(config.n)
-    if config.harvest and checkpoint.best_ever == solution and checkpoint.best_ever > best.max():
+    if config.harvest and run_state.best_ever == solution and run_state.best_ever > best.max():
         # Generation 0 held a solution, harvested before its row was written: never beaten.
-        expected_best, expected_stagnant = solution, checkpoint.generation
+        expected_best, expected_stagnant = solution, run_state.generation
     else:
         running = np.maximum.accumulate(best)
         improved = np.flatnonzero(best[1:] > running[:-1]) + 1
         last = int(improved[-1]) if improved.size else 0
-        expected_best, expected_stagnant = float(running[-1]), checkpoint.generation - last
-    if checkpoint.best_ever != expected_best:
+        expected_best, expected_stagnant = float(running[-1]), run_state.generation - last
+    if run_state.best_ever != expected_best:
         raise CheckpointError("best_ever", f"the history gives {expected_best!r}")
-    if checkpoint.stagnant != expected_stagnant:
+    if run_state.stagnant != expected_stagnant:
         raise CheckpointError("stagnant", f"the history gives {expected_stagnant}")
     first_worst = float(history["worst_fitness"][0])
     unchanged = config.survivor != "threshold" and not config.harvest
-    if unchanged and checkpoint.threshold != first_worst:
+    if unchanged and run_state.threshold != first_worst:
         raise CheckpointError("threshold", f"the history gives {first_worst!r}")
 
 
-def _check_threshold(config: Config, checkpoint: RunState) -> None:
+def _check_threshold(config: Config, run_state: RunState) -> None:
     solution = FITNESS_SHAPES[config.fitness].best(config.n)
-    if checkpoint.threshold > solution:
+    if run_state.threshold > solution:
         raise CheckpointError("threshold", f"no fitness is above a solution's, {solution!r}")
 
 
