@@ -1,9 +1,10 @@
 """The open file: one sqlite3 connection behind one lock, its transactions, and opening it.
 
 :class:`StoreConnection` is what every reading and writing function of the package takes. It
-turns sqlite3's errors into :class:`~tui.lab.store.errors.StoreError` where it reads, begins
-and commits; :func:`open_connection` opens (and, when new, creates) a store and refuses a file
-that is not one.
+turns every sqlite3 error raised while it reads or writes, in a transaction's body as much as
+in its BEGIN and COMMIT, into a :class:`~tui.lab.store.errors.StoreError` naming the store, and
+rolls a failed transaction back; :func:`open_connection` opens (and, when new, creates) a store
+and refuses a file that is not one before anything is written to it.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ import sqlite3
 import threading
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any, Final
+from typing import Final
 
 from tui.lab.store.errors import StoreError, explain
 from tui.lab.store.location import store_path
@@ -44,7 +45,12 @@ class StoreConnection:
 
     @contextlib.contextmanager
     def transaction(self) -> Iterator[sqlite3.Connection]:
-        """One write transaction: all of it is committed, or none of it."""
+        """One write transaction: all of it is committed, or none of it.
+
+        Any sqlite3 error, from the body or from the commit, rolls the transaction back and
+        comes out as a :class:`StoreError` naming the store; any other exception rolls it back
+        and goes on as it was.
+        """
         with self.lock:
             connection = self.sqlite
             try:
@@ -53,14 +59,13 @@ class StoreConnection:
                 raise StoreError(explain(self.path, error)) from None
             try:
                 yield connection
-            except BaseException:
-                connection.execute("ROLLBACK")
-                raise
-            try:
                 connection.execute("COMMIT")
             except sqlite3.Error as error:
-                connection.execute("ROLLBACK")
+                roll_back(connection)
                 raise StoreError(explain(self.path, error)) from None
+            except BaseException:
+                roll_back(connection)
+                raise
 
     @contextlib.contextmanager
     def reading(self) -> Iterator[sqlite3.Connection]:
@@ -72,27 +77,20 @@ class StoreConnection:
                 raise StoreError(explain(self.path, error)) from None
 
     def writing(self) -> contextlib.AbstractContextManager[sqlite3.Connection]:
-        """A write transaction (:meth:`transaction`) whose sqlite3 errors become StoreError."""
-        return _Guarded(self)
+        """A write transaction (:meth:`transaction`), its sqlite3 errors as StoreError."""
+        return self.transaction()
 
 
-class _Guarded(contextlib.AbstractContextManager[sqlite3.Connection]):
-    """A write transaction whose sqlite3 errors become :class:`StoreError`."""
+def roll_back(connection: sqlite3.Connection) -> None:
+    """End a failed transaction, if SQLite has not ended it already.
 
-    def __init__(self, store: StoreConnection) -> None:
-        self._store = store
-        self._inner: contextlib.AbstractContextManager[sqlite3.Connection] | None = None
-
-    def __enter__(self) -> sqlite3.Connection:
-        self._inner = self._store.transaction()
-        return self._inner.__enter__()
-
-    def __exit__(self, kind: Any, error: Any, trace: Any) -> bool | None:
-        assert self._inner is not None
-        try:
-            return self._inner.__exit__(kind, error, trace)
-        except sqlite3.Error as failure:
-            raise StoreError(explain(self._store.path, failure)) from None
+    SQLite rolls a transaction back by itself after some errors (a full disk, say); a second
+    ROLLBACK would fail with "no transaction is active" and hide the first error. A ROLLBACK
+    that fails is let go for the same reason: the first error is the one to report.
+    """
+    if connection.in_transaction:
+        with contextlib.suppress(sqlite3.Error):
+            connection.execute("ROLLBACK")
 
 
 def open_connection(
