@@ -1,7 +1,8 @@
-"""The run store against failing writes, on real SQLite files.
+"""The run store against bad files and failing writes, on real SQLite files.
 
-A read-only file, a full disk: each write fails with a :class:`StoreError` naming the file,
-and nothing that was saved is lost or half-written. A full disk is SQLite's own
+A damaged write-ahead log, a file that is not a store (empty, or another program's), a
+read-only file, a full disk: each is refused or fails with a :class:`StoreError` naming the
+file, and nothing that was saved is lost or half-written. A full disk is SQLite's own
 ``SQLITE_FULL``: ``PRAGMA max_page_count`` makes SQLite raise it exactly as a full disk does,
 and a small tmpfs, where one can be mounted, is a full disk for real.
 """
@@ -12,6 +13,7 @@ import contextlib
 import os
 import sqlite3
 import subprocess
+import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -22,7 +24,33 @@ import pytest
 from engine import Config, GeneticAlgorithm
 from tui.lab.recorder import Recorder
 from tui.lab.store import Batch, Keyframe, RunStore, StoreError
+from tui.lab.store.wal_header import wal_checksum, wal_header_problem
 from tui.lab.writer_process import Writer
+
+WAL_RUN = """
+import os, sys
+from tui.lab.store import Batch, RunStore
+from tui.lab.writer_process import Writer
+store = RunStore.open(sys.argv[1])
+store._store.sqlite.execute("PRAGMA wal_autocheckpoint = 0")
+run_id = store.begin_run({"n": 8}, seed=5, engine_version="test", label="in the log",
+                         keyframe_spacing=4, writer=Writer.this_process())
+store.record(run_id, Batch(stats=[(0, 8, 0.0, 1.0, 0.5, 0.25, 3, 5.5, 1.0, 2.0)]))
+store.end_run(run_id, "finished", "solved")
+os._exit(0)  # as a killed process: the commits stay in the log, never checkpointed
+"""
+"""Leave a store's last run in its write-ahead log only, as a process killed after it."""
+
+FOREIGN_WAL = """
+import os, sqlite3, sys
+connection = sqlite3.connect(sys.argv[1], isolation_level=None)
+connection.execute("PRAGMA journal_mode = WAL")
+connection.execute("PRAGMA wal_autocheckpoint = 0")
+connection.execute("CREATE TABLE notes (text TEXT)")
+connection.execute("INSERT INTO notes VALUES ('kept in the log')")
+os._exit(0)
+"""
+"""Another program's database in WAL mode, its last commits in its log."""
 
 
 def begin(store: RunStore, label: str = "first") -> int:
@@ -36,9 +64,148 @@ def begin(store: RunStore, label: str = "first") -> int:
     )
 
 
+def files_of(path: Path) -> dict[str, bytes]:
+    """The store, its log and the log's index, as bytes, where they exist."""
+    return {
+        name: path.with_name(path.name + name).read_bytes()
+        for name in ("", "-wal", "-shm")
+        if path.with_name(path.name + name).exists()
+    }
+
+
+def run_python(code: str, *args: str) -> None:
+    subprocess.run([sys.executable, "-c", code, *args], check=True, timeout=60)
+
+
+def store_with_a_run_in_its_log(path: Path) -> None:
+    """A store whose first run was checkpointed and whose second is only in its log."""
+    with RunStore.open(path) as store:
+        store.end_run(begin(store), "finished", "solved")
+    run_python(WAL_RUN, str(path))
+    assert path.with_name(path.name + "-wal").stat().st_size > 32
+
+
 def integrity(path: Path) -> str:
     with contextlib.closing(sqlite3.connect(path)) as connection:
         return str(connection.execute("PRAGMA integrity_check").fetchone()[0])
+
+
+# -- the write-ahead log ----------------------------------------------------------------------
+
+
+def test_a_valid_log_with_commits_opens_and_keeps_them(tmp_path: Path) -> None:
+    path = tmp_path / "runs.sqlite3"
+    store_with_a_run_in_its_log(path)
+    with RunStore.open(path) as store:
+        assert [(run.label, run.status) for run in store.runs()] == [
+            ("first", "finished"),
+            ("in the log", "finished"),
+        ]
+        assert store.stats(2)["best_conflicts"].tolist() == [3]
+    with RunStore.open(path) as store:  # checkpointed into the store on close: still there
+        assert len(store.runs()) == 2
+    assert integrity(path) == "ok"
+
+
+@pytest.mark.parametrize(
+    ("offset", "problem"),
+    [
+        (0, "magic number"),
+        (5, "format version"),
+        (10, "page size"),
+        (17, "checksum"),  # a salt: the header no longer matches its checksum
+        (26, "checksum"),
+    ],
+)
+def test_a_damaged_log_is_refused_and_every_file_left_as_it_was(
+    tmp_path: Path, offset: int, problem: str
+) -> None:
+    path = tmp_path / "runs.sqlite3"
+    store_with_a_run_in_its_log(path)
+    log = path.with_name("runs.sqlite3-wal")
+    damaged = bytearray(log.read_bytes())
+    damaged[offset] ^= 0x5A
+    log.write_bytes(bytes(damaged))
+    before = files_of(path)
+    assert set(before) == {"", "-wal", "-shm"}
+    for create, wal in ((True, True), (False, True), (False, False)):
+        with pytest.raises(StoreError) as refused:
+            RunStore.open(path, create=create, wal=wal)
+        message = str(refused.value)
+        assert str(log) in message and "damaged" in message and problem in message
+        assert "move runs.sqlite3-wal" in message
+        assert files_of(path) == before
+    # What the message advises: without its log, the store opens as of its last checkpoint.
+    log.rename(tmp_path / "aside-wal")
+    path.with_name("runs.sqlite3-shm").rename(tmp_path / "aside-shm")
+    with RunStore.open(path) as store:
+        assert [run.label for run in store.runs()] == ["first"]
+
+
+def test_the_checksum_is_sqlites() -> None:
+    """A header SQLite wrote checks out; one bit off anywhere in it does not."""
+    header = bytes.fromhex("377f0682002de2180000100000000000c4da91e8f8bfbb61bd78ddd7d71c7574")
+    assert wal_checksum(header[:24], big_endian=False) == (0xBD78DDD7, 0xD71C7574)
+    assert wal_header_problem(header) is None
+    for index in range(len(header)):
+        flipped = header[:index] + bytes([header[index] ^ 1]) + header[index + 1 :]
+        assert wal_header_problem(flipped) is not None
+    assert wal_header_problem(header[:20]) is not None
+
+
+def test_a_log_holding_no_frame_is_no_reason_to_refuse(tmp_path: Path) -> None:
+    """SQLite ignores a log no longer than its header: so does the check."""
+    path = tmp_path / "runs.sqlite3"
+    RunStore.open(path).close()
+    path.with_name("runs.sqlite3-wal").write_bytes(b"\x00" * 32)
+    with RunStore.open(path) as store:
+        assert store.runs() == []
+
+
+# -- files that are not stores ----------------------------------------------------------------
+
+
+def test_a_foreign_file_without_tables_is_refused_by_every_opener(tmp_path: Path) -> None:
+    path = tmp_path / "other.sqlite3"
+    with contextlib.closing(sqlite3.connect(path)) as connection:
+        connection.execute("PRAGMA user_version = 7")
+    before = files_of(path)
+    for create, wal in ((True, True), (False, True), (False, False)):
+        with pytest.raises(StoreError, match="not a queens run store"):
+            RunStore.open(path, create=create, wal=wal)
+        assert files_of(path) == before
+
+
+def test_an_empty_file_is_refused_and_stays_empty(tmp_path: Path) -> None:
+    path = tmp_path / "empty.sqlite3"
+    path.touch()
+    for create in (True, False):
+        with pytest.raises(StoreError, match=r"an empty file \(0 bytes\)"):
+            RunStore.open(path, create=create)
+        assert path.read_bytes() == b""
+        assert sorted(p.name for p in tmp_path.iterdir()) == ["empty.sqlite3"]
+
+
+def test_a_foreign_database_in_wal_mode_is_refused_with_its_log_untouched(
+    tmp_path: Path,
+) -> None:
+    """Opened read-write, even only to read its tables, SQLite would checkpoint the other
+    program's log into its database and delete the log on closing."""
+    path = tmp_path / "notes.sqlite3"
+    run_python(FOREIGN_WAL, str(path))
+    before = files_of(path)
+    assert "-wal" in before
+    with pytest.raises(StoreError, match="not a queens run store"):
+        RunStore.open(path)
+    assert files_of(path) == before
+
+
+def test_a_new_store_appears_whole_and_leaves_nothing_beside_it(tmp_path: Path) -> None:
+    path = tmp_path / "runs.sqlite3"
+    with RunStore.open(path) as store:
+        assert store.runs() == []
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["runs.sqlite3"]
+    assert integrity(path) == "ok"
 
 
 # -- failing writes ---------------------------------------------------------------------------

@@ -17,9 +17,11 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Final
 
+from tui.lab.store.creation import create_store_file
 from tui.lab.store.errors import StoreError, explain
+from tui.lab.store.existing_file import empty_file_error, refuse_unless_ours
 from tui.lab.store.location import store_path
-from tui.lab.store.schema import check_schema, create_schema, table_names
+from tui.lab.store.schema import check_schema, table_names
 
 BUSY_TIMEOUT: Final = 10.0
 """Seconds a statement waits for another process's write to finish."""
@@ -98,9 +100,14 @@ def open_connection(
 ) -> StoreConnection:
     """Open (and, when new, create) a store; see :meth:`tui.lab.store.RunStore.open`.
 
+    An existing file is judged before anything may write to it (:mod:`.existing_file`); a
+    new one is created whole under its name (:mod:`.creation`), so the tables are only ever
+    created in a file this call made.
+
     Raises:
         StoreError: When the file cannot be opened or created, is not a SQLite database,
-            is another application's database, or has a newer schema.
+            is another application's database, has a newer schema, or has a damaged
+            write-ahead log.
     """
     default = path is None
     target = store_path(path)
@@ -114,6 +121,13 @@ def open_connection(
             target.parent.mkdir(parents=True, exist_ok=True)
         except OSError as error:
             raise StoreError(f"cannot create the store's folder {target.parent}: {error}") from None
+    if not exists:
+        create_store_file(target)  # False: another process made it first; judged below
+    try:
+        refuse_unless_ours(target)
+    except OSError as error:  # gone or unreadable since the checks above
+        reason = error.strerror or error
+        raise StoreError(f"{target}: cannot read the run store ({reason})") from None
     try:
         connection = sqlite3.connect(
             target, timeout=BUSY_TIMEOUT, isolation_level=None, check_same_thread=False
@@ -122,7 +136,7 @@ def open_connection(
         raise StoreError(f"cannot open the run store {target}: {error}") from None
     store = StoreConnection(target, connection)
     try:
-        _prepare(store, wal, create)
+        _prepare(store, wal)
     except StoreError:
         connection.close()
         raise
@@ -132,17 +146,14 @@ def open_connection(
     return store
 
 
-def _prepare(store: StoreConnection, wal: bool, create: bool) -> None:
-    """Check (or, with ``create``, create) the schema, then set the connection up."""
+def _prepare(store: StoreConnection, wal: bool) -> None:
+    """Check the schema again on this connection, then set the connection up."""
     connection = store.sqlite
     connection.execute("PRAGMA foreign_keys = ON")
     tables = table_names(connection)
-    if not tables and not create:
-        raise StoreError(f"{store.path}: an empty file, not a queens run file")
-    if not tables and not _create_schema(store):
-        tables = table_names(connection)  # another process created it meanwhile: check it
-    if tables:  # else: created here
-        check_schema(connection, store.path, tables)
+    if not tables:
+        tables = _tables_once_created(store)
+    check_schema(connection, store.path, tables)
     if wal:
         mode = connection.execute("PRAGMA journal_mode = WAL").fetchone()[0]
         if str(mode).lower() != "wal":
@@ -151,7 +162,25 @@ def _prepare(store: StoreConnection, wal: bool, create: bool) -> None:
         connection.execute("PRAGMA synchronous = NORMAL")
 
 
-def _create_schema(store: StoreConnection) -> bool:
-    """Create the tables in one transaction; ``False`` when another process was first."""
-    with store.transaction() as connection:
-        return create_schema(connection)
+def _tables_once_created(store: StoreConnection) -> set[str]:
+    """The tables of an empty file once no process holds its write lock.
+
+    An older queens created a store in place: the file exists, empty, while it creates the
+    tables under its write lock. Waiting for that lock (and writing nothing) tells such a
+    file from an empty file that nobody is creating, which is refused.
+
+    Raises:
+        StoreError: Still no tables once the lock is free.
+    """
+    connection = store.sqlite
+    try:
+        connection.execute("BEGIN IMMEDIATE")
+    except sqlite3.Error:  # read-only, say: nobody is creating it through this file
+        raise empty_file_error(store.path) from None
+    try:
+        tables = table_names(connection)
+    finally:
+        roll_back(connection)
+    if not tables:
+        raise empty_file_error(store.path)
+    return tables

@@ -138,9 +138,11 @@ def table_names(connection: sqlite3.Connection) -> set[str]:
 def create_schema(connection: sqlite3.Connection) -> bool:
     """Create the tables in an empty file; run it inside a write transaction.
 
+    Only ever called on a file just made for a new store (:mod:`tui.lab.store.creation`): an
+    existing file without tables is refused, not filled.
+
     Returns:
-        ``False`` (and nothing created) when another process created them first: two
-        processes opening a new file at once, the second waits for the first's write lock.
+        ``False`` (and nothing created) when the file has tables already.
     """
     if table_names(connection):
         return False
