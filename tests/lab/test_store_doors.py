@@ -310,6 +310,23 @@ def test_a_recorder_on_a_full_disk_raises_a_store_error_and_keeps_its_rows(
     assert integrity(path) == "ok"
 
 
+def test_an_export_on_a_full_disk_leaves_no_file_behind(tmp_path: Path, disk: FullDisk) -> None:
+    path = tmp_path / "runs.sqlite3"
+    with RunStore.open(path) as store:
+        run_id = begin(store)
+        store.record(run_id, Batch(keyframes=[big_keyframe(0)]))
+        disk.fill()
+        output = tmp_path / "out" / "run.queens"
+        output.parent.mkdir()
+        with pytest.raises(StoreError) as failed:
+            store.export_run(run_id, output)
+        assert str(output) in str(failed.value) and "full" in str(failed.value)
+        assert list(output.parent.iterdir()) == []
+        disk.free()
+        store.export_run(run_id, output)
+    assert [p.name for p in output.parent.iterdir()] == ["run.queens"]
+
+
 # -- a tmpfs, full for real -------------------------------------------------------------------
 
 
@@ -362,6 +379,20 @@ def test_a_really_full_disk_keeps_what_was_saved(small_disk: Path) -> None:
     assert integrity(path) == "ok"
     with RunStore.open(path) as store:
         assert [run.label for run in store.runs()] == ["first", "second"]
+
+
+def test_an_export_to_a_really_full_disk_leaves_no_file_behind(
+    tmp_path: Path, small_disk: Path
+) -> None:
+    with RunStore.open(tmp_path / "runs.sqlite3") as store:
+        run_id = begin(store)
+        for generation in range(0, 80, 4):
+            store.record(run_id, Batch(keyframes=[big_keyframe(generation)]))
+        before = sorted(p.name for p in small_disk.iterdir())
+        with pytest.raises(StoreError, match="full"):
+            store.export_run(run_id, small_disk / "run.queens")
+        assert sorted(p.name for p in small_disk.iterdir()) == before
+        assert store.run(run_id).label == "first"
 
 
 # -- read-only --------------------------------------------------------------------------------

@@ -6,6 +6,7 @@ is checked before it is handed on (:mod:`tui.lab.store.records`).
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import sqlite3
@@ -16,7 +17,8 @@ from typing import Any, Final
 import numpy.typing as npt
 
 from tui.lab.npy import ArrayError, from_npy
-from tui.lab.store.connection import StoreConnection, open_connection
+from tui.lab.store.connection import StoreConnection, roll_back
+from tui.lab.store.creation import create_store_file, remove_with_side_files
 from tui.lab.store.errors import StoreError, explain
 from tui.lab.store.records import RUN_COLUMNS, Keyframe, RunInfo, run_info, stat_columns
 from tui.lab.store.schema import STAT_FIELDS
@@ -161,8 +163,8 @@ def keyframe_before(store: StoreConnection, run_id: int, generation: int) -> Key
 def export_run(store: StoreConnection, run_id: int, destination: str | os.PathLike[str]) -> None:
     """Write a portable run file: a new store holding this run only (same id).
 
-    Written beside ``destination`` and renamed into place, so a failure leaves nothing
-    half-written.
+    Written beside ``destination`` and renamed into place, so a failure (a full disk, a
+    read-only folder, Ctrl+C) leaves nothing behind: neither the file nor a partial one.
 
     Raises:
         StoreError: No such run, the destination exists, or it cannot be written.
@@ -172,34 +174,51 @@ def export_run(store: StoreConnection, run_id: int, destination: str | os.PathLi
         raise StoreError(f"{target}: exists already; choose another --output")
     run(store, run_id)
     partial = target.with_name(target.name + ".partial")
-    partial.unlink(missing_ok=True)
-    open_connection(partial, create=True, wal=False).close()
+    remove_with_side_files(partial)  # left by an export that was killed
     try:
-        with store.lock:
-            connection = store.sqlite
-            try:
-                connection.execute("ATTACH DATABASE ? AS portable", (str(partial),))
-            except sqlite3.Error as error:
-                raise StoreError(explain(target, error)) from None
-            try:
-                with store.transaction():
-                    for table, key in RUN_TABLES:
-                        connection.execute(
-                            f"INSERT INTO portable.{table} SELECT * FROM main.{table} "
-                            f"WHERE {key} = ?",
-                            (run_id,),
-                        )
-                    connection.execute(
-                        "UPDATE portable.runs SET writer_host = NULL, writer_pid = NULL, "
-                        "writer_start = NULL, status = CASE status WHEN 'running' "
-                        "THEN 'interrupted' ELSE status END"
-                    )
-            finally:
-                connection.execute("DETACH DATABASE portable")
+        if not create_store_file(partial, named=target, hint="choose another --output"):
+            raise StoreError(f"{target}: another export is writing it right now")
+        _copy_run(store, run_id, partial, target)
         os.replace(partial, target)
     except BaseException:
-        partial.unlink(missing_ok=True)
+        remove_with_side_files(partial)
         raise
+
+
+def _copy_run(store: StoreConnection, run_id: int, portable: Path, target: Path) -> None:
+    """Copy the run's rows into the store file ``portable``, in one transaction.
+
+    Raises:
+        StoreError: Naming ``target`` when a statement fails (the transaction is rolled back).
+    """
+    with store.lock:
+        connection = store.sqlite
+        try:
+            connection.execute("ATTACH DATABASE ? AS portable", (str(portable),))
+        except sqlite3.Error as error:
+            raise StoreError(explain(target, error)) from None
+        try:
+            connection.execute("BEGIN IMMEDIATE")
+            for table, key in RUN_TABLES:
+                connection.execute(
+                    f"INSERT INTO portable.{table} SELECT * FROM main.{table} WHERE {key} = ?",
+                    (run_id,),
+                )
+            connection.execute(
+                "UPDATE portable.runs SET writer_host = NULL, writer_pid = NULL, "
+                "writer_start = NULL, status = CASE status WHEN 'running' "
+                "THEN 'interrupted' ELSE status END"
+            )
+            connection.execute("COMMIT")
+        except sqlite3.Error as error:
+            roll_back(connection)
+            raise StoreError(explain(target, error)) from None
+        except BaseException:
+            roll_back(connection)
+            raise
+        finally:
+            with contextlib.suppress(sqlite3.Error):  # the file is removed all the same
+                connection.execute("DETACH DATABASE portable")
 
 
 def single_run_id(store: StoreConnection) -> int:
