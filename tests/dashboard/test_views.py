@@ -17,9 +17,8 @@ from textual.strip import Strip
 
 from engine import Config
 from tui.dashboard.app import QueensApp
-from tui.dashboard.widgets.board import (
+from tui.dashboard.board_pictures import (
     BRAILLE_BASE,
-    Board,
     Position,
     braille_codes,
     decode_braille,
@@ -27,6 +26,7 @@ from tui.dashboard.widgets.board import (
     density_scale,
     square_kinds,
 )
+from tui.dashboard.widgets.board import Board
 from tui.dashboard.widgets.fitness_plot import COLOURS, FitnessPlot, compact_number, distinct_labels
 from tui.dashboard.widgets.population_table import ordered_window
 

@@ -12,9 +12,9 @@ import time
 from typing import Final
 
 from engine import Snapshot
+from tui.dashboard.board_pictures import Position
 from tui.dashboard.dashboard_parts import DashboardParts
 from tui.dashboard.history_series import SERIES_DIVERSITY, thinned
-from tui.dashboard.widgets import Position
 
 FRAME_RATE: Final = 10
 """Repaints per second of the status line and the board."""

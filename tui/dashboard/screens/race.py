@@ -26,7 +26,8 @@ from textual_plotext import PlotextPlot
 
 from engine import Config, GeneticAlgorithm, Snapshot
 from engine.presets import PRESETS
-from tui.dashboard.widgets.board import Board, Position
+from tui.dashboard.board_pictures import Position
+from tui.dashboard.widgets.board import Board
 from tui.dashboard.widgets.engine_runner import EngineRunner
 from tui.dashboard.widgets.preset_select import preset_options
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from tui.dashboard.widgets.board import Board, Position
+from tui.dashboard.widgets.board import Board
 from tui.dashboard.widgets.conflict_list import ConflictList
 from tui.dashboard.widgets.engine_runner import SPEED_LIMITS, EngineRunner
 from tui.dashboard.widgets.fitness_plot import FitnessPlot
@@ -22,7 +22,6 @@ __all__ = [
     "FitnessSparks",
     "ParamForm",
     "PopulationTable",
-    "Position",
     "PresetSelect",
     "SolutionGallery",
     "StatusLine",

@@ -1,26 +1,13 @@
 """The chess board of one individual, drawn with the Line API, at the scale its area allows.
 
-Four pictures, chosen by what fits (:func:`choose_mode`):
-
-- ``squares``: two cells per square, a queen glyph per queen (small boards, and ``z`` zoom).
-- ``halves``: exact, one cell per two squares stacked (``▀`` in two colours), so a board of
-  N = 30 takes 30 columns x 15 lines; queens are coloured squares, attacked ones red.
-- ``braille``: exact, one Braille dot per square, 2 columns x 4 rows of squares per
-  character (N = 160 in 80 columns x 40 lines); a character holding an attacked queen is red.
-- ``density``: beyond that, each character stands for ``s`` columns x ``2s`` rows of squares
-  (square on screen); its shade is how many queens it holds and its colour how many of those are
-  attacked. The scale is always written in the border.
-
-Every picture is computed with numpy from the queens' rows and columns (``bincount``), never by
-a Python loop over queens, so a board of a million queens draws as fast as the lines in view.
-``z`` zooms to full size on an attacked queen; the border says which rows and columns are in
-view.
+The pictures (exact squares, half blocks, Braille dots, a density mosaic) are computed in
+:mod:`tui.dashboard.board_pictures`; the widget picks the one that fits, turns it into lines of
+the screen in its own colours, and writes the scale in its border. ``z`` zooms to full size on
+an attacked queen; the border then says which rows and columns are in view.
 """
 
 from __future__ import annotations
 
-import math
-from dataclasses import dataclass
 from itertools import groupby
 from typing import ClassVar, Final
 
@@ -34,154 +21,24 @@ from textual.reactive import reactive
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
-from engine import ENCODINGS
-from engine.conflicts import board_lines
+from tui.dashboard.board_pictures import (
+    ATTACK_LEVELS,
+    BRAILLE_BASE,
+    SHADES,
+    Position,
+    braille_codes,
+    choose_mode,
+    density_counts,
+    density_levels,
+    density_scale,
+    picture_size,
+    square_kinds,
+)
 
 UNICODE_GLYPHS: Final = ("♛", "♕")
 """Safe and attacked queen: a filled and a hollow queen, so colour is never the only cue."""
 ASCII_GLYPHS: Final = ("Q", "X")
 """The same in plain ASCII, for terminals without the chess symbols."""
-
-BRAILLE_BASE: Final = 0x2800
-"""The blank Braille pattern; the dots are bits added to it."""
-BRAILLE_DOTS: Final = np.array([[0x01, 0x08], [0x02, 0x10], [0x04, 0x20], [0x40, 0x80]])
-"""The bit of the dot at (row within the character 0-3, column within it 0-1)."""
-
-SHADES: Final = " ░▒▓█"
-"""Density shades, from no queen to the fullest character of the picture."""
-ATTACK_LEVELS: Final = 8
-"""Colour steps between a character with no attacked queen and one with all attacked."""
-
-
-@dataclass(frozen=True)
-class Position:
-    """Where one individual's queens are, and which are attacked.
-
-    Attributes:
-        n: The board size.
-        rows: Board row of every queen.
-        columns: Board column of every queen.
-        attacked: Whether each queen shares a line with another.
-    """
-
-    n: int
-    rows: npt.NDArray[np.int64]
-    columns: npt.NDArray[np.int64]
-    attacked: npt.NDArray[np.bool_]
-
-    @classmethod
-    def of(cls, genome: npt.NDArray[np.int64], n: int, encoding: str) -> Position:
-        """Decode one genome and find its attacked queens."""
-        kind = ENCODINGS[encoding]
-        batch = np.asarray(genome)[None, :]
-        rows, columns = kind.decode(batch, n)
-        attacked = board_lines(batch, n, kind).attacked()[0]
-        return cls(n, np.asarray(rows[0]), np.asarray(columns[0]), attacked)
-
-    @property
-    def attacked_count(self) -> int:
-        """How many queens are under attack."""
-        return int(self.attacked.sum())
-
-
-MODES: Final = ("squares", "halves", "braille", "density")
-"""The pictures, from the largest to the most compressed."""
-
-
-def choose_mode(n: int, width: int, height: int) -> str:
-    """The largest picture of an ``n`` board that fits ``width x height`` cells."""
-    if 2 * n <= width and n <= height:
-        return "squares"
-    if n <= width and math.ceil(n / 2) <= height:
-        return "halves"
-    if math.ceil(n / 2) <= width and math.ceil(n / 4) <= height:
-        return "braille"
-    return "density"
-
-
-def picture_size(n: int, mode: str, width: int, height: int) -> Size:
-    """Cells that the picture of an ``n`` board takes in ``mode`` (density: for this area)."""
-    if mode == "squares":
-        return Size(2 * n, n)
-    if mode == "halves":
-        return Size(n, math.ceil(n / 2))
-    if mode == "braille":
-        return Size(math.ceil(n / 2), math.ceil(n / 4))
-    scale = density_scale(n, width, height)
-    return Size(math.ceil(n / scale), math.ceil(n / (2 * scale)))
-
-
-def square_kinds(position: Position) -> npt.NDArray[np.int64]:
-    """Every square of the board: 0 light, 1 dark, 2 a safe queen, 3 an attacked queen.
-
-    ``(n + n % 2, n)``: an odd board gets one more row of ``-1`` (nothing) at the bottom.
-    """
-    n = position.n
-    lines = np.arange(n + n % 2)[:, None]
-    kinds = ((lines + np.arange(n)[None, :]) % 2).astype(np.int64)
-    if n % 2:
-        kinds[-1] = -1
-    # Attacked wins where two queens share a square (they attack each other).
-    np.maximum.at(kinds, (position.rows, position.columns), 2 + position.attacked.astype(np.int64))
-    return kinds
-
-
-def braille_codes(
-    position: Position,
-) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.bool_]]:
-    """The exact Braille picture of a position.
-
-    Returns:
-        ``(codes, attacked)``, both ``(ceil(n / 4), ceil(n / 2))``: the dot bits of each
-        character (add :data:`BRAILLE_BASE` for the code point) and whether it holds an
-        attacked queen.
-    """
-    n = position.n
-    height, width = math.ceil(n / 4), math.ceil(n / 2)
-    rows, columns = position.rows, position.columns
-    cells = (rows // 4) * width + columns // 2
-    bits = BRAILLE_DOTS[rows % 4, columns % 2]
-    # Several queens may share a character (or, for some encodings, a square): OR their bits.
-    codes = np.zeros(height * width, dtype=np.int64)
-    np.bitwise_or.at(codes, cells, bits)
-    attacked = np.bincount(cells, weights=position.attacked, minlength=height * width) > 0
-    return codes.reshape(height, width), attacked.reshape(height, width)
-
-
-def decode_braille(text_lines: list[str]) -> set[tuple[int, int]]:
-    """The squares ``(row, column)`` whose dots are set in lines of Braille characters."""
-    squares: set[tuple[int, int]] = set()
-    for line_number, line in enumerate(text_lines):
-        for char_number, char in enumerate(line):
-            bits = ord(char) - BRAILLE_BASE
-            if not 0 <= bits < 256:
-                continue
-            for (row, column), bit in np.ndenumerate(BRAILLE_DOTS):
-                if bits & int(bit):
-                    squares.add((4 * line_number + row, 2 * char_number + column))
-    return squares
-
-
-def density_scale(n: int, width: int, height: int) -> int:
-    """Columns of squares per character so that ``n`` fits ``width x height`` characters, each
-    character ``s`` columns by ``2s`` rows (characters are twice as tall as wide)."""
-    return max(1, math.ceil(n / max(1, width)), math.ceil(n / max(1, 2 * height)))
-
-
-def density_counts(
-    position: Position, scale: int
-) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
-    """Queens and attacked queens per character of the density picture.
-
-    Returns:
-        ``(queens, attacked)``, both ``(ceil(n / 2s), ceil(n / s))`` for ``s = scale``.
-    """
-    n = position.n
-    height, width = math.ceil(n / (2 * scale)), math.ceil(n / scale)
-    cells = (position.rows // (2 * scale)) * width + position.columns // scale
-    queens = np.bincount(cells, minlength=height * width)
-    attacked = np.bincount(cells, weights=position.attacked, minlength=height * width)
-    return queens.reshape(height, width), attacked.astype(np.int64).reshape(height, width)
 
 
 class Board(ScrollView, can_focus=True):
@@ -326,7 +183,7 @@ class Board(ScrollView, can_focus=True):
         width, height = max(1, (container.width + 2) // 2 - 2), max(1, container.height)
         if self.zoomed:
             return Size(2 * self.n, self.n)
-        return picture_size(self.n, choose_mode(self.n, width, height), width, height)
+        return Size(*picture_size(self.n, choose_mode(self.n, width, height), width, height))
 
     def get_content_width(self, container: Size, viewport: Size) -> int:
         """As wide as the largest picture that fits."""
@@ -370,7 +227,7 @@ class Board(ScrollView, can_focus=True):
             self.mode = choose_mode(n, width, height)
         if self.mode == "density":
             self.scale = density_scale(n, width, height)
-        self.virtual_size = picture_size(n, self.mode, width, height)
+        self.virtual_size = Size(*picture_size(n, self.mode, width, height))
         if self.mode != "squares":
             self.scroll_to(0, 0, animate=False, immediate=True)
         self._picture = None
@@ -466,8 +323,8 @@ class Board(ScrollView, can_focus=True):
         position = self.position
         assert position is not None
         if self._picture is None:
-            codes, attacked = braille_codes(position)
-            self._picture = (codes, attacked.astype(np.int64))
+            dots, holds_attacked = braille_codes(position)
+            self._picture = (dots, holds_attacked.astype(np.int64))
         codes, attacked = self._picture
         _, safe_style, attacked_style = self._queen_styles()
         text = "".join(map(chr, (codes[line] + BRAILLE_BASE).tolist()))
@@ -489,15 +346,10 @@ class Board(ScrollView, can_focus=True):
         queens, attacked = self._picture
         field, safe_style, attacked_style = self._queen_styles()
         fullest = max(1, int(queens.max()))
-        counts = queens[line]
-        # The lightest shade for a single queen, the darkest for the fullest character.
-        steps = len(SHADES) - 2
-        shades = np.where(counts > 0, 1 + (counts - 1) * steps // max(1, fullest - 1), 0)
-        shades = np.minimum(shades, len(SHADES) - 1).tolist()
-        share = np.where(counts > 0, attacked[line] * ATTACK_LEVELS // np.maximum(counts, 1), 0)
+        shades, levels = density_levels(queens[line], attacked[line], fullest)
         safe, hit = safe_style.color, attacked_style.color
         segments = []
-        for (shade, level), run in groupby(zip(shades, share.tolist(), strict=True)):
+        for (shade, level), run in groupby(zip(shades, levels, strict=True)):
             style = field + safe_style
             if level and safe is not None and hit is not None:
                 colour = Color.from_triplet(

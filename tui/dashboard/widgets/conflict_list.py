@@ -10,7 +10,7 @@ from textual.app import ComposeResult
 from textual.containers import VerticalScroll
 from textual.widgets import Static
 
-from tui.dashboard.widgets.board import Position
+from tui.dashboard.board_pictures import Position
 
 PAIR_LIMIT: Final = 200
 """Pairs listed at most; a random board of large N has far more, and the count says so."""
