@@ -30,6 +30,10 @@ BYTES_PER_CANDIDATE: Final = 8 * 24
 """Bytes the conflict mutation touches per child and candidate move: its ``(children,
 candidates)`` temporaries (measured with tracemalloc: about 130 bytes, whatever N)."""
 
+BYTES_PER_TOURNAMENT_DRAW: Final = 8 * 3
+"""Bytes a tournament touches per entrant drawn: the ``(picks, size)`` indices, their fitness,
+and the winners' gather, as 64-bit values."""
+
 BYTES_PER_SEEN: Final = 8 * 4
 """Bytes ``unique`` keeps per child ever generated: one 64-bit hash in a table at most half
 full, twice during a resize."""
@@ -87,6 +91,16 @@ def memory_needs(config: ConfigFields) -> dict[str, tuple[int, str]]:
             name = "population"
         total = needs.get(name, (0, ""))[0] + moves * BYTES_PER_CANDIDATE
         needs[name] = (total, f"children x candidates = {moves:,} candidate moves")
+    if config.selection == "tournament":
+        couples = -(-children // max(1, config.children_per_couple))
+        draws = 2 * couples * config.tournament_size
+        name, _ = _blame(("tournament_size", config.tournament_size), ("population", children))
+        _add_need(
+            needs,
+            name,
+            draws * BYTES_PER_TOURNAMENT_DRAW,
+            f"parents x tournament size = {draws:,} entrants drawn",
+        )
     if config.local_search > 0:
         child_genes = children * n
         name, _ = _blame(("population", children), ("n", n))

@@ -70,8 +70,12 @@ def tournament_select(
     return np.asarray(entrants[np.arange(count), winners], dtype=np.int64)
 
 
+BEST_OF: Final = 5
+"""Individuals drawn per couple by :func:`best_two_of_five_select`."""
+
+
 def best_two_of_five_select(
-    fitness: FloatArray, count: int, rng: np.random.Generator, size: int = 5
+    fitness: FloatArray, count: int, rng: np.random.Generator, size: int = 0
 ) -> IntArray:
     """queens_AI's "2 best of 5": per couple, draw 5 individuals and keep the best two.
 
@@ -82,10 +86,12 @@ def best_two_of_five_select(
         fitness: Fitness of the population.
         count: Parents to pick; odd counts drop the last pick of the last couple.
         rng: The run's generator.
-        size: How many are drawn per couple (5 in queens_AI).
+        size: Unused: the config's tournament size is tournament selection's, and five are
+            drawn, as the name says (with the default tournament size of 2 the run drew two
+            and kept both, which is no selection at all).
     """
     couples = (count + 1) // 2
-    entrants = rng.integers(0, fitness.shape[0], size=(couples, max(size, 2)))
+    entrants = rng.integers(0, fitness.shape[0], size=(couples, BEST_OF))
     order = np.argsort(-fitness[entrants], axis=1, kind="stable")[:, :2]
     best_two = np.take_along_axis(entrants, order, axis=1)
     return best_two.reshape(-1)[:count].astype(np.int64)

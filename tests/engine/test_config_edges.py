@@ -95,6 +95,7 @@ def test_check_reports_a_key_that_is_not_text():
             "harvest",
         ),
         ({"unique": True, "generations": 10**12}, "unique"),
+        ({"n": 64, "population": 100_000, "tournament_size": 100_000}, "tournament-size"),
     ],
 )
 def test_the_memory_estimate_blames_the_field_that_is_too_big(values, field, monkeypatch):

@@ -64,6 +64,15 @@ def test_best_two_of_five_keeps_the_best_two_in_fitness_order():
     assert best_two_of_five_select(fitness, 3, rng).tolist() == [3, 4, 1]
 
 
+def test_best_two_of_five_draws_five_whatever_the_tournament_size():
+    # The run passes the config's tournament size (2 by default) to every selection; drawing
+    # two and keeping both was no selection at all. The best of five uniform draws averages
+    # 5/6 of the range, the best of two 2/3.
+    fitness = np.arange(1000, dtype=np.float64)
+    picks = best_two_of_five_select(fitness, 4000, np.random.default_rng(1), 2)
+    assert fitness[picks[0::2]].mean() > 0.8 * 1000
+
+
 def test_rank_selection_depends_on_order_only():
     rng_one, rng_two = np.random.default_rng(3), np.random.default_rng(3)
     picks_one = rank_select(np.array([1.0, 2.0, 3.0]), 3000, rng_one)
