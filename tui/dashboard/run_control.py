@@ -75,8 +75,8 @@ class RunControl(DashboardParts):
             )
         return config
 
-    @on(EngineRunner.Progress)
-    def _progress(self, message: EngineRunner.Progress) -> None:
+    @on(EngineRunner.Stepped)
+    def _stepped(self, message: EngineRunner.Stepped) -> None:
         if message.run_id == self.runner.run_id and not self.travel.active:
             self.latest = message.snapshot
             self.dirty = True

@@ -138,8 +138,8 @@ class SolutionsScreen(Screen[None]):
 
     # Messages from the runner stop here: the app's own handlers would take them for its run.
 
-    @on(EngineRunner.Progress)
-    def _progress(self, message: EngineRunner.Progress) -> None:
+    @on(EngineRunner.Stepped)
+    def _stepped(self, message: EngineRunner.Stepped) -> None:
         message.stop()
         if message.run_id == self.runner.run_id:
             self.latest = message.snapshot

@@ -26,9 +26,9 @@ from tui.dashboard.run_gate import RunGate
 SPEED_LIMITS: Final[tuple[float | None, ...]] = (1.0, 5.0, 20.0, 100.0, None)
 """Turns (generations) per second the `+`/`-` keys choose from; ``None`` is unlimited."""
 
-PROGRESS_INTERVAL: Final = 1 / 40
-"""Seconds between progress messages while running: faster than any repaint, far below the
-engine's rate, so the event loop is not flooded."""
+STEPPED_INTERVAL: Final = 1 / 40
+"""Seconds between :class:`EngineRunner.Stepped` messages while running: faster than any
+repaint, far below the engine's rate, so the event loop is not flooded."""
 
 _RUN_IDS: Final = itertools.count(1)
 """Run ids unique across every runner of the app: messages bubble up to the app, and the app
@@ -49,8 +49,8 @@ class EngineRunner(Widget):
     """
 
     @dataclass
-    class Progress(Message):
-        """Newer snapshots are available (high rate: a newer one replaces a queued one)."""
+    class Stepped(Message):
+        """Newer snapshots after a step (high rate: a newer one replaces a queued one)."""
 
         run_id: int
         snapshots: tuple[Snapshot, ...]
@@ -61,8 +61,8 @@ class EngineRunner(Widget):
             return self.snapshots[0]
 
         def can_replace(self, message: Message) -> bool:
-            """A queued progress message of the same run is stale once this one exists."""
-            return isinstance(message, EngineRunner.Progress) and message.run_id == self.run_id
+            """A queued message of the same run is stale once this one exists."""
+            return isinstance(message, EngineRunner.Stepped) and message.run_id == self.run_id
 
     @dataclass
     class Finished(Message):
@@ -205,7 +205,7 @@ class EngineRunner(Widget):
                         if generations(latest) != posted and not self._gate.cancelled:
                             # Paused between two throttled reports: show where it stopped.
                             posted = generations(latest)
-                            self.post_message(self.Progress(run_id, latest))
+                            self.post_message(self.Stepped(run_id, latest))
                         # Wake now and then: a worker cancelled by the app's exit must notice.
                         self._gate.condition.wait(0.25)
                         if worker.is_cancelled:
@@ -239,9 +239,9 @@ class EngineRunner(Widget):
                     self._gate.halt()
                     self.post_message(self.Finished(run_id, latest))
                     return
-                if single or now - last_post >= PROGRESS_INTERVAL:
+                if single or now - last_post >= STEPPED_INTERVAL:
                     last_post, posted = now, generations(latest)
-                    self.post_message(self.Progress(run_id, latest))
+                    self.post_message(self.Stepped(run_id, latest))
         except Exception as error:
             self._gate.halt()
             self.post_message(self.Failed(run_id, f"{type(error).__name__}: {error}"))
