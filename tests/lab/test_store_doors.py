@@ -29,7 +29,7 @@ from tui.lab.writer_process import Writer
 
 WAL_RUN = """
 import os, sys
-from tui.lab.store import Batch, RunStore
+from tui.lab.store import Batch, Keyframe, RunStore
 from tui.lab.writer_process import Writer
 store = RunStore.open(sys.argv[1])
 store._store.sqlite.execute("PRAGMA wal_autocheckpoint = 0")
@@ -140,6 +140,29 @@ def test_a_damaged_log_is_refused_and_every_file_left_as_it_was(
     path.with_name("runs.sqlite3-shm").rename(tmp_path / "aside-shm")
     with RunStore.open(path) as store:
         assert [run.label for run in store.runs()] == ["first"]
+
+
+def test_a_store_whose_checkpoint_was_cut_short_opens_through_its_log(tmp_path: Path) -> None:
+    """A checkpoint that a full disk stops after page 1 leaves a file that, alone, says it has
+    more pages than it holds (SQLite calls it malformed); with its log it is whole."""
+    path = tmp_path / "runs.sqlite3"
+    with RunStore.open(path) as store:
+        store.end_run(begin(store), "finished", "solved")
+    run_python(
+        WAL_RUN.replace("stats=[", "keyframes=[Keyframe(0, {'a': list(range(9000))})], stats=["),
+        str(path),
+    )
+    log = path.with_name("runs.sqlite3-wal").read_bytes()
+    page_size = int.from_bytes(log[8:12], "big")
+    frames = range(32, len(log) - page_size - 23, page_size + 24)
+    last_first_page = max(f for f in frames if int.from_bytes(log[f : f + 4], "big") == 1)
+    data = bytearray(path.read_bytes())
+    data[:page_size] = log[last_first_page + 24 : last_first_page + 24 + page_size]
+    path.write_bytes(bytes(data))
+    assert int.from_bytes(data[28:32], "big") > len(data) // page_size  # as a full disk left it
+    with RunStore.open(path) as store:
+        assert [run.label for run in store.runs()] == ["first", "in the log"]
+    assert integrity(path) == "ok"
 
 
 def test_the_checksum_is_sqlites() -> None:
@@ -375,6 +398,8 @@ def test_a_really_full_disk_keeps_what_was_saved(small_disk: Path) -> None:
             for generation in range(0, 400, 4):
                 store.record(second, Batch(keyframes=[big_keyframe(generation)]))
         assert store.run(first).status == "finished"
+        with RunStore.open(path) as again:  # opened anew while the disk is still full
+            assert [run.label for run in again.runs()] == ["first", "second"]
         filler.unlink()
     assert integrity(path) == "ok"
     with RunStore.open(path) as store:

@@ -11,12 +11,11 @@ nor the journal: it leaves every file as it was.
 from __future__ import annotations
 
 import sqlite3
-import time
 from pathlib import Path
 
 from tui.lab.store.errors import StoreError, explain
 from tui.lab.store.schema import check_schema, table_names
-from tui.lab.store.wal_header import RECHECK_PAUSE, WAL_SUFFIX, refuse_damaged_wal
+from tui.lab.store.wal_header import WAL_HEADER_BYTES, WAL_SUFFIX, refuse_damaged_wal
 
 
 def empty_file_error(path: Path) -> StoreError:
@@ -38,8 +37,8 @@ def refuse_unless_ours(path: Path) -> None:
         StoreError: A damaged log; not a SQLite database; another application's database
             (tables or none); a newer or incomplete schema.
     """
+    log = path.with_name(path.name + WAL_SUFFIX)
     if path.stat().st_size == 0:
-        log = path.with_name(path.name + WAL_SUFFIX)
         if log.exists() and log.stat().st_size > 0:
             # A database whose every page is still in its log: never a store of ours, which
             # has its tables in the file from the moment it has a name.
@@ -50,21 +49,36 @@ def refuse_unless_ours(path: Path) -> None:
         return
     refuse_damaged_wal(path)
     try:
-        _check_untouched(path)
-    except sqlite3.DatabaseError:
-        # A checkpoint of another process may have been rewriting the first page: once more.
-        time.sleep(RECHECK_PAUSE)
+        _check_reading(path, immutable=True)
+    except sqlite3.DatabaseError as error:
+        journal = path.with_name(path.name + "-journal")
+        if not (_longer_than(log, WAL_HEADER_BYTES) or _longer_than(journal, 0)):
+            raise StoreError(_explain_reading(path, error)) from None
+        # The file alone may be caught in the middle of a write: a checkpoint that a full disk
+        # cut short, or one another process is running now (its log, checked above, completes
+        # it), or a commit cut short (its journal undoes it). Read through them, still
+        # read-only: SQLite may rebuild the log's index (-shm), but writes neither the file
+        # nor its log, and leaves a journal to be rolled back as it is.
         try:
-            _check_untouched(path)
+            _check_reading(path, immutable=False)
         except sqlite3.Error as error:
-            raise StoreError(explain(path, error)) from None
+            raise StoreError(_explain_reading(path, error)) from None
     except sqlite3.Error as error:
-        raise StoreError(explain(path, error)) from None
+        raise StoreError(_explain_reading(path, error)) from None
 
 
-def _check_untouched(path: Path) -> None:
-    """:func:`~tui.lab.store.schema.check_schema` on an immutable read-only connection."""
-    uri = path.absolute().as_uri() + "?mode=ro&immutable=1"
+def _longer_than(path: Path, size: int) -> bool:
+    """Whether ``path`` exists and holds more than ``size`` bytes."""
+    try:
+        return path.stat().st_size > size
+    except OSError:
+        return False
+
+
+def _check_reading(path: Path, *, immutable: bool) -> None:
+    """:func:`~tui.lab.store.schema.check_schema` on a read-only connection; ``immutable``:
+    one that reads the file alone, taking no lock and opening neither log nor journal."""
+    uri = path.absolute().as_uri() + ("?mode=ro&immutable=1" if immutable else "?mode=ro")
     connection = sqlite3.connect(uri, uri=True, isolation_level=None)
     try:
         tables = table_names(connection)
@@ -76,3 +90,15 @@ def _check_untouched(path: Path) -> None:
         check_schema(connection, path, tables)
     finally:
         connection.close()
+
+
+def _explain_reading(path: Path, error: sqlite3.Error) -> str:
+    """A failed read-only look as a sentence; a journal to roll back is not a read-only file."""
+    if getattr(error, "sqlite_errorname", "") == "SQLITE_READONLY_ROLLBACK":
+        return (
+            f"{path}: a write to it was cut short and its journal ({path.name}-journal) must "
+            "be rolled back before it can be read; refusing to do that to a file not known to "
+            "be a queens store: open it once with the sqlite3 shell (which rolls it back), "
+            "then try again"
+        )
+    return explain(path, error)
