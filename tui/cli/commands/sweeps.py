@@ -7,6 +7,7 @@ import sys
 import time
 
 from engine import ConfigError
+from tui.cli.store_flags import reporting_store_errors
 
 
 def add_parser(commands: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -16,8 +17,10 @@ def add_parser(commands: argparse._SubParsersAction) -> None:  # type: ignore[ty
     parser.set_defaults(handler=run)
 
 
+@reporting_store_errors
 def run(args: argparse.Namespace) -> int:
-    """Handle ``queens sweeps``: one line per sweep (id, when, runs kept, axes)."""
+    """Handle ``queens sweeps``: one line per sweep (id, when, runs kept, axes); a store that
+    cannot be read (a damaged plan, say) is one line on stderr and exit 2."""
     from tui.lab.store import RunStore, StoreError
 
     try:
