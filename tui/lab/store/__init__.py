@@ -3,9 +3,10 @@
 This package is the only place that speaks SQL. Its API is narrow: open a store, start a run,
 record a batch (stats, solutions, keyframes: one transaction), read a run, its stats, a
 keyframe, and the sweep tables. Everything read back is checked: the store refuses a file it
-does not understand (another application's database, a newer schema) instead of altering it,
-and a damaged file or record raises :class:`StoreError` with a message, never a raw sqlite3
-error.
+does not understand (another application's database, an empty file, a newer schema, a damaged
+write-ahead log) instead of altering it, and a damaged file or record, or a write that fails
+(a read-only file, a full disk: rolled back whole), raises :class:`StoreError` with a message
+naming the file, never a raw sqlite3 error.
 
 Where the store lives: the ``--store PATH`` flag, else the ``QUEENS_STORE`` environment
 variable, else ``runs.sqlite3`` in the user data directory (``platformdirs``).
@@ -17,6 +18,9 @@ What lives where:
 - :mod:`.schema`: the tables, :data:`SCHEMA_VERSION`, :data:`APPLICATION`, :data:`STAT_FIELDS`,
   and the checks that refuse a file that is not ours.
 - :mod:`.connection`: opening a file; the connection, its lock, its transactions.
+- :mod:`.existing_file`: an existing file judged before anything writes to it (through
+  :mod:`.wal_header`, its write-ahead log's header, too); :mod:`.creation`: a new store made
+  whole before it takes its name.
 - :mod:`.records`: :class:`RunInfo`, :class:`Keyframe`, :class:`Batch`, the JSON written and
   the checked conversion of rows read back.
 - :mod:`.run_writes`: begin, claim, record, end, truncate and delete a run.
