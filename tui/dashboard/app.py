@@ -32,13 +32,14 @@ from tui.dashboard.actions import PaletteActions, RunKeys, ScreenKeys, ViewKeys
 from tui.dashboard.actions.time_keys import TIME_ACTIONS, TimeKeys
 from tui.dashboard.history_series import HistorySeries
 from tui.dashboard.palette import DashboardCommands
+from tui.dashboard.recording import DashboardRecording
 from tui.dashboard.repaint import FRAME_RATE, Repainting
 from tui.dashboard.run_control import RunControl
 from tui.dashboard.screens import RaceScreen, SolutionsScreen
 from tui.dashboard.screens.too_small import TooSmallScreen
 from tui.dashboard.settings import load_settings, save_setting
 from tui.dashboard.showcase import SHOWCASE, SHOWCASE_SPEED
-from tui.dashboard.time_travel import DashboardRecording, TimeTravel
+from tui.dashboard.time_travel import TimeTravel
 from tui.dashboard.widgets import (
     Board,
     ConflictList,

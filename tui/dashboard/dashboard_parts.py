@@ -16,7 +16,8 @@ from textual.widgets import Footer
 
 from engine import Config, GeneticAlgorithm, Snapshot
 from tui.dashboard.history_series import HistorySeries
-from tui.dashboard.time_travel import DashboardRecording, TimeTravel
+from tui.dashboard.recording import DashboardRecording
+from tui.dashboard.time_travel import TimeTravel
 from tui.dashboard.widgets import (
     Board,
     ConflictList,

@@ -21,7 +21,8 @@ from textual.message import Message
 from engine import GeneticAlgorithm, Snapshot
 from tui.dashboard.dashboard_parts import DashboardParts
 from tui.dashboard.history_series import HistorySeries
-from tui.dashboard.time_travel import DashboardRecording, TimeTravel
+from tui.dashboard.recording import DashboardRecording
+from tui.dashboard.time_travel import TimeTravel
 from tui.lab.store import RunStore
 
 BIG_STEP: Final = 10
