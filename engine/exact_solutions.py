@@ -1,0 +1,345 @@
+"""Every solution of N-Queens, counted or listed exactly, by vectorized backtracking.
+
+The search (:mod:`engine.backtracking`) places queens row by row on bit masks, for a whole
+frontier of partial boards at once, depth first in pieces so that memory stays bounded. As the
+published counts are made, only half the boards are searched: those whose first queen is in
+the left half of its row, or, when N is odd, in the middle column with the second queen in
+the left half. Every other solution is the mirror image of one of those, so the count is
+doubled, and a listing adds the mirror images.
+
+A solution is written as the column of the queen in each row. Its fundamental class is the set
+of its images under the 8 rotations and reflections of the board, and its canonical
+representative is the lexicographically smallest of them. Counting finds the number of classes
+without the solutions (:mod:`engine.symmetric_solutions`); listing marks each representative.
+
+Both come as steps (:func:`count_steps`, :func:`listing_steps`), one per batch of first-row
+placements searched, so a caller can show progress, and keep what was found when stopped.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass
+from itertools import permutations
+from typing import Final, TypeVar
+
+import numpy as np
+import numpy.typing as npt
+
+from engine.backtracking import (
+    MASK_LIMIT,
+    PLACEMENT_LIMIT,
+    Columns,
+    columns_of,
+    complete_last_two_rows,
+    count_last_two_rows,
+    depth_first,
+    frontier_of,
+    piece_size,
+    placements_of,
+)
+from engine.errors import ConfigError
+from engine.symmetric_solutions import fundamental_count
+
+COUNTING_LIMIT: Final = MASK_LIMIT
+"""The largest N counted (its masks hold 32 columns; N = 27 is the largest ever counted)."""
+
+LISTING_LIMIT: Final = PLACEMENT_LIMIT
+"""The largest N listed: N = 16 holds 14,772,512 solutions (236 MB); N = 17 would hold 1.6 GB."""
+
+ArrayT = TypeVar("ArrayT", bound=npt.NDArray[np.generic])
+
+Progress = Callable[[int, int], None]
+"""Called after each batch with the first-row placements searched so far and their number."""
+
+_CANONICAL_ROWS: Final = 1 << 16
+"""Solutions whose images are made at once (a block of N = 16 takes about 8 MB)."""
+
+
+@dataclass(frozen=True)
+class CountProgress:
+    """A count so far.
+
+    Attributes:
+        n: The board size.
+        done: Batches of first-row placements searched.
+        batches: Batches in all.
+        solutions: Solutions that begin with the placements searched (with their mirror
+            images): every solution once ``done == batches``.
+    """
+
+    n: int
+    done: int
+    batches: int
+    solutions: int
+
+    @property
+    def complete(self) -> bool:
+        """Whether every placement was searched, so ``solutions`` is the total."""
+        return self.done == self.batches
+
+
+@dataclass(frozen=True)
+class SolutionCount:
+    """How many solutions N has (OEIS A000170), and how many fundamental ones (A002562)."""
+
+    n: int
+    total: int
+    fundamental: int
+
+
+@dataclass(frozen=True)
+class ListingBatch:
+    """The solutions of one batch of first-row placements, their mirror images left out.
+
+    Attributes:
+        n: The board size.
+        done: Batches searched, this one included.
+        batches: Batches in all.
+        boards: ``(K, n)`` solutions, lexicographically sorted, read-only.
+        canonical: ``(K,)`` whether each is the representative of its fundamental class.
+    """
+
+    n: int
+    done: int
+    batches: int
+    boards: Columns
+    canonical: npt.NDArray[np.bool_]
+
+
+@dataclass(frozen=True)
+class SolutionList:
+    """Solutions of N in lexicographic order, their class representatives marked.
+
+    Attributes:
+        n: The board size.
+        boards: ``(S, n)`` read-only; row ``i`` is the column of the queen in each row.
+        canonical: ``(S,)`` read-only; whether each is its class's representative (the
+            lexicographically smallest of its 8 images).
+        complete: False when the search was stopped early: then ``boards`` holds what it found.
+    """
+
+    n: int
+    boards: Columns
+    canonical: npt.NDArray[np.bool_]
+    complete: bool
+
+    @property
+    def total(self) -> int:
+        """Solutions listed."""
+        return int(self.boards.shape[0])
+
+    @property
+    def fundamental(self) -> int:
+        """Fundamental classes among them (one representative each)."""
+        return int(np.count_nonzero(self.canonical))
+
+
+def check_board_size(n: int, *, listing: bool) -> None:
+    """Refuse a board the search cannot do.
+
+    Raises:
+        ConfigError: ``n`` below 1, above :data:`COUNTING_LIMIT`, or, to list, above
+            :data:`LISTING_LIMIT`.
+    """
+    if n < 1:
+        raise ConfigError("n", n, "a board has at least 1 row (N >= 1)")
+    if n > COUNTING_LIMIT:
+        raise ConfigError(
+            "n",
+            n,
+            f"the exact search handles N <= {COUNTING_LIMIT} (and N = 27 is the largest ever "
+            "counted: each N takes about 8 times the last)",
+        )
+    if listing and n > LISTING_LIMIT:
+        raise ConfigError(
+            "n",
+            n,
+            f"listing stops at N = {LISTING_LIMIT} (14,772,512 solutions; N = 17 has "
+            "95,815,104, 1.6 GB): count them instead",
+        )
+
+
+def count_steps(n: int) -> Iterator[CountProgress]:
+    """Count the solutions of ``n``, a batch of first-row placements at a time.
+
+    Yields:
+        The count before the first batch (nothing searched: it says how many batches there
+        are), then after each; the last one is complete. Only masks are kept, never the
+        solutions.
+
+    Raises:
+        ConfigError: If the board size cannot be counted (:func:`check_board_size`).
+    """
+    check_board_size(n, listing=False)
+    if n < 4:
+        yield CountProgress(n, 0, 1, 0)
+        yield CountProgress(n, 1, 1, len(_small_board_solutions(n)))
+        return
+    batches = _half_prefix_batches(n)
+    piece = piece_size(n, keep_placements=False)
+    half = 0
+    yield CountProgress(n, 0, len(batches), 0)
+    for done, prefixes in enumerate(batches, start=1):
+        start = frontier_of(prefixes, n, keep_placements=False)
+        half += sum(map(count_last_two_rows, depth_first(start, n, piece)))
+        yield CountProgress(n, done, len(batches), 2 * half)
+
+
+def count_solutions(n: int, progress: Progress | None = None) -> SolutionCount:
+    """All solutions of ``n`` and the fundamental ones, counted without being held.
+
+    Args:
+        n: The board size, 1 to :data:`COUNTING_LIMIT`. Each N takes about 6 to 8 times the
+            one before: N = 16 takes seconds, N = 18 minutes.
+        progress: Called with (batches done, batches) after each batch.
+
+    Raises:
+        ConfigError: If the board size cannot be counted.
+    """
+    last = None
+    for last in count_steps(n):
+        if progress is not None:
+            progress(last.done, last.batches)
+    assert last is not None and last.complete
+    return SolutionCount(n, last.solutions, fundamental_count(n, last.solutions))
+
+
+def listing_steps(n: int) -> Iterator[ListingBatch]:
+    """Find the solutions of ``n``, a batch of first-row placements at a time.
+
+    Yields:
+        An empty batch first (nothing searched: it says how many batches there are), then
+        each batch's solutions, without their mirror images (:func:`solution_list` adds
+        them), in lexicographic order from batch to batch.
+
+    Raises:
+        ConfigError: If the board size cannot be listed (:func:`check_board_size`).
+    """
+    check_board_size(n, listing=True)
+    nothing = np.zeros((0, n), dtype=np.uint8)
+    if n < 4:
+        yield ListingBatch(n, 0, 1, _read_only(nothing), _read_only(canonical_flags(nothing)))
+        boards = _small_board_solutions(n)
+        yield ListingBatch(n, 1, 1, _read_only(boards), _read_only(canonical_flags(boards)))
+        return
+    batches = _half_prefix_batches(n)
+    piece = piece_size(n, keep_placements=True)
+    yield ListingBatch(
+        n, 0, len(batches), _read_only(nothing), _read_only(canonical_flags(nothing))
+    )
+    for done, prefixes in enumerate(batches, start=1):
+        start = frontier_of(prefixes, n, keep_placements=True)
+        found = [complete_last_two_rows(f) for f in depth_first(start, n, piece)]
+        # Placements sort as their boards do, lexicographically.
+        boards = columns_of(np.sort(np.concatenate(found)), n) if found else nothing
+        yield ListingBatch(
+            n, done, len(batches), _read_only(boards), _read_only(canonical_flags(boards))
+        )
+
+
+def solution_list(n: int, batches: Iterable[ListingBatch], complete: bool) -> SolutionList:
+    """The solutions of ``batches`` and their mirror images, in lexicographic order.
+
+    The batches cover the boards whose first queen is left of the middle (or on it, with
+    the second queen left of it): mirrored left to right, they become the rest, in reverse
+    order. A representative is never among the mirror images: each is greater than the
+    solution it mirrors.
+    """
+    batches = list(batches)
+    boards = np.concatenate([b.boards for b in batches]) if batches else np.zeros((0, n), np.uint8)
+    canonical = np.concatenate([b.canonical for b in batches]) if batches else np.zeros(0, bool)
+    if n >= 4:  # below 4 the batches hold every solution (N = 1's is its own mirror image)
+        boards = np.concatenate((boards, (n - 1 - boards)[::-1]))
+        canonical = np.concatenate((canonical, np.zeros(canonical.shape[0], dtype=bool)))
+    return SolutionList(n, _read_only(boards), _read_only(canonical), complete)
+
+
+def list_solutions(n: int, progress: Progress | None = None) -> SolutionList:
+    """Every solution of ``n``, in lexicographic order, class representatives marked.
+
+    Args:
+        n: The board size, 1 to :data:`LISTING_LIMIT`.
+        progress: Called with (batches done, batches) after each batch.
+
+    Raises:
+        ConfigError: If the board size cannot be listed.
+    """
+    batches = []
+    for batch in listing_steps(n):
+        batches.append(batch)
+        if progress is not None:
+            progress(batch.done, batch.batches)
+    return solution_list(n, batches, complete=True)
+
+
+def canonical_flags(boards: Columns) -> npt.NDArray[np.bool_]:
+    """``(K,)``: which boards are the lexicographically smallest of their 8 images.
+
+    The images are compared as placements (4 bits a row, which sort as the boards do): the
+    mirror images and the half turn are arithmetic on the columns, and the rest the same on
+    the transposed board (the inverse permutation), so only one scatter is needed.
+    """
+    n = boards.shape[1]
+    flags = np.zeros(boards.shape[0], dtype=bool)
+    rows = np.arange(n, dtype=np.uint8)
+    for start in range(0, boards.shape[0], _CANONICAL_ROWS):
+        block = boards[start : start + _CANONICAL_ROWS]
+        transposed = np.empty_like(block)
+        np.put_along_axis(transposed, block.astype(np.intp), rows[None, :], axis=1)
+        own = placements_of(block)
+        smallest = own.copy()
+        for board in (block, transposed):
+            for image in (n - 1 - board, board[:, ::-1], n - 1 - board[:, ::-1]):
+                np.minimum(smallest, placements_of(image), out=smallest)
+        np.minimum(smallest, placements_of(transposed), out=smallest)
+        flags[start : start + block.shape[0]] = own == smallest
+    return flags
+
+
+def _half_prefix_batches(n: int) -> list[Columns]:
+    """The first rows of the half of the boards searched, in lexicographic order, in batches.
+
+    Boards whose first queen is left of the middle, and, when N is odd, whose first queen is
+    in the middle and second left of it; rows are added until there are enough placements to
+    make the batches (about ``2 ** (n - 10)``: one batch for N <= 10, whose search takes
+    milliseconds; 64 for N = 16), or until two rows are left.
+    """
+    wanted = min(256, max(1, 2 ** (n - 10)))
+    middle = n // 2
+    prefixes: list[tuple[int, ...]] = [(column,) for column in range(middle)]
+    if n % 2:
+        prefixes = [p for prefix in prefixes for p in _extensions(prefix, n)]
+        prefixes += [(middle, column) for column in range(middle - 1)]
+    while prefixes and len(prefixes) < 4 * wanted and len(prefixes[0]) < n - 2:
+        prefixes = [p for prefix in prefixes for p in _extensions(prefix, n)]
+    rows = np.array(prefixes, dtype=np.uint8)
+    return [part for part in np.array_split(rows, min(wanted, len(rows))) if part.shape[0]]
+
+
+def _extensions(prefix: tuple[int, ...], n: int) -> list[tuple[int, ...]]:
+    """``prefix`` with a queen added on the next row, every way it fits, left to right."""
+    row = len(prefix)
+    return [
+        (*prefix, column)
+        for column in range(n)
+        if all(c != column and abs(c - column) != row - r for r, c in enumerate(prefix))
+    ]
+
+
+def _small_board_solutions(n: int) -> Columns:
+    """N below 4, by trying every arrangement: 1 has one solution, 2 and 3 none."""
+    found = [board for board in permutations(range(n)) if _queens_apart(board)]
+    return np.array(found, dtype=np.uint8).reshape(len(found), n)
+
+
+def _queens_apart(board: tuple[int, ...]) -> bool:
+    """Whether no two queens of ``board`` (one per row and column) share a diagonal."""
+    rows = range(len(board))
+    sums, differences = {r + board[r] for r in rows}, {r - board[r] for r in rows}
+    return len(sums) == len(differences) == len(board)
+
+
+def _read_only(array: ArrayT) -> ArrayT:
+    array.flags.writeable = False
+    return array
