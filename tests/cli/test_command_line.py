@@ -182,7 +182,7 @@ def test_the_console_script_ends_without_python_s_shutdown_and_loses_nothing(
             [sys.executable, "-m", "tui", *words], capture_output=True, text=True, check=False
         )
 
-    everything = queens("solutions", "--n", "8", "--seed", "1")
+    everything = queens("solutions", "--by-ga", "--n", "8", "--seed", "1")
     assert everything.returncode == 0
     boards = [line for line in everything.stdout.splitlines() if len(line.split()) == 8]
     assert len(boards) == 92  # the last lines were still in Python's buffer at the end

@@ -137,7 +137,7 @@ def test_interrupted_json_run_prints_one_document_that_replays(signum: int, code
 def test_interrupted_solutions_json_prints_what_was_found(signum: int, code: int) -> None:
     # N = 14 has 365,596 solutions: far more than a few seconds find.
     process = start(
-        "solutions", "--json", "--n", "14", "--population", "200", "--time-limit", "3600"
+        "solutions", "--by-ga", "--json", "--n", "14", "--population", "200", "--time-limit", "3600"
     )
     wait_until_stepping(process)
     time.sleep(1.0)

@@ -1,96 +1,216 @@
-"""``queens solutions``: find-all mode, print every solution found for N."""
+"""``queens solutions``: every solution for N, found exactly; or harvested by the GA (``--by-ga``).
+
+The exact search (:mod:`engine.exact_solutions`) lists N = 12's 14,200 solutions in hundredths
+of a second and counts N = 16's 14.8 million in seconds. The GA harvest, which took minutes
+for N = 12, stays as an experiment behind ``--by-ga``, with the run configuration flags.
+"""
 
 from __future__ import annotations
 
 import argparse
-from typing import Any
+import sys
+import time
+from typing import Final
 
-from engine import Config, Snapshot
-from engine.solutions import KNOWN_TOTALS
-from tui.cli.config_flags import add_config_flags, config_from_args
-from tui.cli.exit_codes import EXIT_SOLVED, EXIT_UNSOLVED
-from tui.cli.headless_run import INTERRUPTED, run_headless
-from tui.cli.result_printing import collector_paused, json_text
+from engine import FIELDS, ConfigError
+from tui.cli.config_flags import add_config_flags, config_from_args, flag_of
+from tui.cli.exit_codes import EXIT_SOLVED
+
+DEFAULT_N: Final = 8
+"""The board size when ``--n`` is not given (the classic puzzle)."""
+
+LONG_LISTING: Final = 15
+"""From this N a listing is millions of lines (N = 15: 2,279,184): said on stderr first."""
 
 
 def add_parser(commands: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     """Add ``solutions`` to the ``queens`` subcommands."""
+    from engine.exact_solutions import COUNTING_LIMIT, LISTING_LIMIT
+
     parser = commands.add_parser(
         "solutions",
-        help="find every solution for N (harvest mode) and print them",
-        description="Run the GA in find-all mode: record each solution (and its rotations and "
-        "reflections), replace it by a newcomer, stop when the known total is reached or the "
-        "budget ends. Ctrl+C or SIGTERM still prints what was found so far (stop_reason "
-        "'interrupted'); exit 130 or 143.",
+        help="every solution for N, found exactly (or harvested by the GA: --by-ga)",
+        usage="queens solutions [--n N] [--count] [--json]\n"
+        "       queens solutions --by-ga [--n N] [run configuration flags] [--json]",
+        description="Find every solution of N-Queens exactly, by backtracking (N = 12 in "
+        "hundredths of a second, N = 16 in seconds), and print a summary line (all "
+        "solutions and fundamental ones, those distinct under rotations and reflections, "
+        "and the time), then one solution a line: the column of the queen in each row, "
+        "0-based, with a * after the representative of each fundamental class. With --by-ga, "
+        "run the GA experiment instead: it harvests solutions until it has them all or its "
+        "budget ends, and the run configuration flags apply.",
+        epilog="Exit codes: 0 done (with --by-ga: 1 when the budget ended first), 2 bad "
+        "input, 130 interrupted (Ctrl+C), 143 terminated (SIGTERM); interrupted, what was "
+        'found so far is printed, marked PARTIAL (--json: "complete": false).',
+        # The exact search's --n, added last, takes the place of the run configuration's.
+        conflict_handler="resolve",
     )
-    parser.add_argument("--json", action="store_true", help="print one JSON document")
+    exact = parser.add_argument_group("what to find")
+    exact.add_argument(
+        "--count",
+        action="store_true",
+        help="print only the counts: all solutions (OEIS A000170) and fundamental ones "
+        "(A002562); memory stays small whatever N",
+    )
+    exact.add_argument(
+        "--json",
+        action="store_true",
+        help="print one JSON document: n, total, fundamental, elapsed_s, complete, and "
+        "(without --count) fundamental_indices and solutions",
+    )
+    exact.add_argument(
+        "--by-ga",
+        action="store_true",
+        help="the GA experiment instead: harvest the solutions with the GA (the run "
+        "configuration flags apply; exit 1 when its budget ends before it has them all)",
+    )
     add_config_flags(parser)
+    exact.add_argument(
+        "--n",
+        dest="n",
+        metavar="N",
+        default=None,
+        help=f"board size: 1 to {LISTING_LIMIT} to list, to {COUNTING_LIMIT} to count "
+        f"(default: {DEFAULT_N}); listing N >= {LONG_LISTING} prints millions of lines",
+    )
+    # Shown first in its group, as the first thing to choose (argparse lists in added order).
+    exact._group_actions.insert(0, exact._group_actions.pop())
     parser.set_defaults(handler=run)
 
 
 def run(args: argparse.Namespace) -> int:
     """Handle ``queens solutions``."""
-    return find_solutions(config_from_args(args), args.json)
+    if args.by_ga:
+        if args.count:
+            raise ConfigError("count", True, "--count is for the exact search, not with --by-ga")
+        from tui.cli.solutions_by_ga import find_solutions_by_ga
+
+        return find_solutions_by_ga(config_from_args(args), args.json)
+    refuse_run_flags(args)
+    n = board_size(args.n)
+    if args.count:
+        return count_exactly(n, args.json)
+    return list_exactly(n, args.json)
 
 
-def solutions_document(snapshot: Snapshot | None, config: Config) -> dict[str, Any]:
-    """The JSON document ``queens solutions --json`` prints (``snapshot`` ``None``: interrupted
-    before the first population)."""
-    known_total, known_fundamental = KNOWN_TOTALS.get(config.n, (None, None))
-    stop_reason: str | None
-    if snapshot is None:
-        boards: list[list[int]] = []
-        found = fundamental = generations = evaluations = 0
-        elapsed, stop_reason = 0.0, INTERRUPTED
-    else:
-        boards = snapshot.solutions.tolist()
-        found, fundamental = len(boards), snapshot.fundamental_solutions
-        generations, evaluations = snapshot.generation, snapshot.evaluations
-        elapsed, stop_reason = snapshot.elapsed, snapshot.stop_reason
-    return {
-        "n": config.n,
-        "seed": config.seed,
-        "found": found,
-        "fundamental_found": fundamental,
-        "known_total": known_total,
-        "known_fundamental": known_fundamental,
-        "all_found": stop_reason == "all-found",
-        "generations": generations,
-        "evaluations": evaluations,
-        "elapsed_s": round(elapsed, 6),
-        "stop_reason": stop_reason,
-        "solutions": boards,
-        "config": config.to_dict(),
-    }
+def refuse_run_flags(args: argparse.Namespace) -> None:
+    """The GA's flags mean nothing to the exact search: refuse them rather than ignore them.
 
-
-def print_solutions(snapshot: Snapshot | None, config: Config, as_json: bool) -> None:
-    """Print what a find-all run found: one JSON document, or a summary and one board a line."""
-    if as_json:
-        with collector_paused():
-            text = json_text(solutions_document(snapshot, config))
-        print(text)
-        return
-    if snapshot is None:
-        print(f"N = {config.n}: interrupted before the first population (seed {config.seed})")
-        return
-    print(
-        f"N = {snapshot.n}: {snapshot.solutions_text} in {snapshot.generation:,} generations, "
-        f"{snapshot.evaluations:,} evaluations, {snapshot.elapsed:.2f} s "
-        f"(stop: {snapshot.stop_reason}, seed {snapshot.seed})"
-    )
-    for board in snapshot.solutions.tolist():
-        print(" ".join(map(str, board)))
-
-
-def find_solutions(config: Config, as_json: bool) -> int:
-    """Find-all mode: exit 0 when every known solution was found, 1 when the budget ended.
-
-    Interrupted (Ctrl+C, SIGTERM), it prints what was found so far, then exits 130 or 143.
+    Raises:
+        ConfigError: Naming the first one given.
     """
-    config = config.replace(harvest=True, stop_when_solved=False)
-    final = run_headless(config, lambda last, seeded: print_solutions(last, seeded, as_json))
-    if isinstance(final, int):
-        return final
-    print_solutions(final, config.replace(seed=final.seed), as_json)
-    return EXIT_SOLVED if final.stop_reason == "all-found" else EXIT_UNSOLVED
+    if args.preset is not None:
+        raise ConfigError("preset", args.preset, "a GA setting: only with --by-ga")
+    for name in FIELDS:
+        if name != "n" and getattr(args, name, None) is not None:
+            raise ConfigError(
+                name,
+                getattr(args, name),
+                f"{flag_of(name)} is a GA setting: only with --by-ga (the exact search takes "
+                "--n, --count and --json)",
+            )
+
+
+def board_size(text: str | None) -> int:
+    """The board size given to the exact search (:data:`DEFAULT_N` when none was).
+
+    Raises:
+        ConfigError: If it is not a whole number.
+    """
+    if text is None:
+        return DEFAULT_N
+    try:
+        return int(text)
+    except ValueError:
+        raise ConfigError("n", text, "a whole number: the board size") from None
+
+
+def count_exactly(n: int, as_json: bool) -> int:
+    """Print the number of solutions of ``n`` and of fundamental ones; interrupted, the
+    partial count (fundamental ones are then not counted), and exit 130 or 143."""
+    from engine.exact_solutions import CountProgress, check_board_size, count_steps
+    from engine.symmetric_solutions import fundamental_count
+    from tui.cli.result_printing import json_text
+    from tui.cli.signals import report_interruption
+    from tui.cli.solution_text import (
+        ProgressLine,
+        count_document,
+        count_summary,
+        partial_count_summary,
+    )
+
+    check_board_size(n, listing=False)
+    started = time.perf_counter()
+    progress = ProgressLine(n, "counting")
+    last = CountProgress(n, 0, 1, 0)  # replaced by the first step, before any search
+    fundamental: int | None = None
+    interruption: KeyboardInterrupt | None = None
+    try:
+        for last in count_steps(n):
+            progress(last.done, last.batches)
+        fundamental = fundamental_count(n, last.solutions)
+    except KeyboardInterrupt as stop:
+        interruption = stop
+    progress.clear()
+    elapsed = time.perf_counter() - started
+    if as_json:
+        print(json_text(count_document(last, fundamental, elapsed)))
+    elif fundamental is None:
+        print(partial_count_summary(last, elapsed))
+    else:
+        print(count_summary(n, last.solutions, fundamental, elapsed))
+    if interruption is not None:
+        sys.stdout.flush()
+        return report_interruption(interruption)
+    return EXIT_SOLVED
+
+
+def list_exactly(n: int, as_json: bool) -> int:
+    """Print every solution of ``n``; interrupted, those found so far, and exit 130 or 143."""
+    from engine.exact_solutions import (
+        ListingBatch,
+        check_board_size,
+        listing_steps,
+        solution_list,
+    )
+    from engine.solutions import KNOWN_TOTALS
+    from tui.cli.signals import report_interruption
+    from tui.cli.solution_text import (
+        ProgressLine,
+        listing_summary,
+        solution_lines,
+        write_listing_document,
+    )
+
+    check_board_size(n, listing=True)
+    if n >= LONG_LISTING:
+        print(
+            f"queens: note: N = {n} has {KNOWN_TOTALS[n][0]:,} solutions: this prints a line "
+            "for each (--count prints only the counts)",
+            file=sys.stderr,
+        )
+    started = time.perf_counter()
+    progress = ProgressLine(n, "listing")
+    batches: list[ListingBatch] = []
+    interruption: KeyboardInterrupt | None = None
+    try:
+        for batch in listing_steps(n):
+            batches.append(batch)
+            progress(batch.done, batch.batches)
+    except KeyboardInterrupt as stop:
+        interruption = stop
+    progress.clear()
+    elapsed = time.perf_counter() - started
+    # Stopped before the first step, nothing is known: not even how many batches there are.
+    done, of = (batches[-1].done, batches[-1].batches) if batches else (0, None)
+    listing = solution_list(n, batches, complete=interruption is None)
+    if as_json:
+        write_listing_document(listing, elapsed, done, of, sys.stdout)
+    else:
+        print(listing_summary(listing, elapsed, done, of))
+        for text in solution_lines(listing):
+            sys.stdout.write(text)
+    if interruption is not None:
+        sys.stdout.flush()
+        return report_interruption(interruption)
+    return EXIT_SOLVED
