@@ -6,12 +6,17 @@ couple, as the published operators do. Inputs are never modified.
 
 Operators on permutations keep every row a permutation; the others are for the ``integer``
 and ``squares`` encodings. Whether an operator fits an encoding is checked by the config.
+
+Each operator is two parts: its random choices (:class:`CrossoverDraws`, drawn first) and the
+children those choices make of the parents. The parts are in :data:`CROSSOVER_PARTS`, so the
+children of a couple can be made again from its parents and its draws (the lineage does).
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import lru_cache
-from typing import Final, Protocol
+from typing import Final, NamedTuple, Protocol
 
 import numpy as np
 import numpy.typing as npt
@@ -19,6 +24,7 @@ import numpy.typing as npt
 from engine.encodings import Genomes, random_integers
 
 BoolArray = npt.NDArray[np.bool_]
+IntArray = npt.NDArray[np.int64]
 
 
 class Crossover(Protocol):
@@ -27,6 +33,73 @@ class Crossover(Protocol):
     def __call__(
         self, first: Genomes, second: Genomes, rng: np.random.Generator
     ) -> tuple[Genomes, Genomes]: ...
+
+
+class CrossoverDraws(NamedTuple):
+    """A crossover's random choices for ``K`` couples: with the parents, they make the children.
+
+    What the segment ``[low, high)`` is depends on the operator: the segment of the first
+    parent kept in place (``ox``, ``pmx``), the first parent's head ``[0, cut)``
+    (``cut-crossfill``, ``single-point``), or the one gene taken from the second parent
+    (``one-gene``). ``order-uniform`` draws coins instead, ``cycle`` nothing: their segments are
+    ``-1``.
+
+    Attributes:
+        low: ``(K,)`` where each couple's segment starts.
+        high: ``(K,)`` where it stops (exclusive).
+        coins: ``(K, N)`` for ``order-uniform`` (the child's gene at step ``j`` comes from the
+            first parent when ``coins[k, j]``), else ``(K, 0)``.
+    """
+
+    low: IntArray
+    high: IntArray
+    coins: BoolArray
+
+    def take(self, rows: IntArray) -> CrossoverDraws:
+        """The draws of some couples, in the order of ``rows``."""
+        return CrossoverDraws(self.low.take(rows), self.high.take(rows), self.coins.take(rows, 0))
+
+
+def _segment_draws(low: IntArray, high: IntArray) -> CrossoverDraws:
+    return CrossoverDraws(low, high, np.zeros((low.shape[0], 0), dtype=bool))
+
+
+def draw_segments(count: int, n: int, rng: np.random.Generator) -> CrossoverDraws:
+    """Segments ``[low, high)`` with ``0 <= low < high <= n``: the ends are two independent
+    draws in ``0..N-1``, in either order (``ox``, ``pmx``)."""
+    first = random_integers(rng, 0, n, count)
+    second = random_integers(rng, 0, n, count)
+    return _segment_draws(np.minimum(first, second), np.maximum(first, second) + 1)
+
+
+def draw_head(count: int, n: int, rng: np.random.Generator) -> CrossoverDraws:
+    """Heads ``[0, cut)`` with the cut in ``0..N-1``, as queens_AI draws it (``cut-crossfill``)."""
+    return _segment_draws(np.zeros(count, dtype=np.int64), random_integers(rng, 0, n, count))
+
+
+def draw_single_point(count: int, n: int, rng: np.random.Generator) -> CrossoverDraws:
+    """Heads ``[0, cut)`` with the cut in ``1..N-1`` (at 1, without a draw, when N = 1)."""
+    cut = random_integers(rng, 1, n, count) if n > 1 else np.ones(count, dtype=np.int64)
+    return _segment_draws(np.zeros(count, dtype=np.int64), cut)
+
+
+def draw_one_gene(count: int, n: int, rng: np.random.Generator) -> CrossoverDraws:
+    """One position ``[j, j + 1)`` per couple (``one-gene``)."""
+    position = random_integers(rng, 0, n, count)
+    return _segment_draws(position, position + 1)
+
+
+def draw_coins(count: int, n: int, rng: np.random.Generator) -> CrossoverDraws:
+    """A fair coin per gene of each couple (``order-uniform``); no segment."""
+    coins = rng.random((count, n)) < 0.5
+    none = np.full(count, -1, dtype=np.int64)
+    return CrossoverDraws(none, none.copy(), coins)
+
+
+def draw_nothing(count: int, n: int, rng: np.random.Generator) -> CrossoverDraws:
+    """No choice at all (``cycle``): no segment, no coins, no draw."""
+    none = np.full(count, -1, dtype=np.int64)
+    return _segment_draws(none, none.copy())
 
 
 def _rows(genomes: Genomes) -> Genomes:
@@ -42,15 +115,11 @@ def _inverse(permutations: Genomes) -> Genomes:
     return inverse
 
 
-def _segments(count: int, n: int, rng: np.random.Generator) -> tuple[Genomes, Genomes, BoolArray]:
-    """Random segments ``[low, high)`` with ``0 <= low < high <= n``, and their ``(K, N)`` mask."""
-    first = random_integers(rng, 0, n, count)
-    second = random_integers(rng, 0, n, count)
-    low = np.minimum(first, second)
-    high = np.maximum(first, second) + 1
+def _inside(draws: CrossoverDraws, n: int) -> BoolArray:
+    """The ``(K, N)`` mask of each couple's segment ``[low, high)``."""
     positions = np.arange(n)[None, :]
-    inside = (positions >= low[:, None]) & (positions < high[:, None])
-    return low, high, inside
+    inside: BoolArray = (positions >= draws.low[:, None]) & (positions < draws.high[:, None])
+    return inside
 
 
 def _append_missing(
@@ -91,10 +160,15 @@ def order_crossover(
     The filling starts after the segment and wraps around, reading the donor from the same
     point, as in Eiben & Smith's description.
     """
+    return order_crossover_with(first, second, draw_segments(first.shape[0], first.shape[1], rng))
+
+
+def order_crossover_with(
+    first: Genomes, second: Genomes, draws: CrossoverDraws
+) -> tuple[Genomes, Genomes]:
+    """:func:`order_crossover` with its segments drawn."""
     count, n = first.shape
-    # The segment [low, high), drawn as _segments draws it.
-    ends = random_integers(rng, 0, n, count), random_integers(rng, 0, n, count)
-    low, high = np.minimum(*ends)[:, None], np.maximum(*ends)[:, None] + 1
+    low, high = draws.low[:, None], draws.high[:, None]
     # Both children in one pass over 2K rows (the first K keep ``first``'s segment), with flat
     # indices: half the numpy calls of two passes, each row computed exactly as alone. At
     # the default rate few couples cross, so the number of calls is the cost (issue 11).
@@ -156,8 +230,15 @@ def cut_and_crossfill(
     does not yet hold, scanning that parent from the cut point onwards and wrapping around to
     its start. A cut at 0 gives a copy of the other parent.
     """
-    count, n = first.shape
-    cut = random_integers(rng, 0, n, count)
+    return cut_and_crossfill_with(first, second, draw_head(first.shape[0], first.shape[1], rng))
+
+
+def cut_and_crossfill_with(
+    first: Genomes, second: Genomes, draws: CrossoverDraws
+) -> tuple[Genomes, Genomes]:
+    """:func:`cut_and_crossfill` with its cuts drawn (the heads ``[0, cut)``)."""
+    n = first.shape[1]
+    cut = draws.high
     head = np.arange(n)[None, :] < cut[:, None]
 
     def child(head_parent: Genomes, tail_parent: Genomes) -> Genomes:
@@ -179,8 +260,16 @@ def partially_mapped_crossover(
     copied segment; then it follows the mapping (segment gene -> gene at the same position of
     the other parent) until it reaches a gene not in the segment.
     """
-    count, n = first.shape
-    _, _, inside = _segments(count, n, rng)
+    return partially_mapped_crossover_with(
+        first, second, draw_segments(first.shape[0], first.shape[1], rng)
+    )
+
+
+def partially_mapped_crossover_with(
+    first: Genomes, second: Genomes, draws: CrossoverDraws
+) -> tuple[Genomes, Genomes]:
+    """:func:`partially_mapped_crossover` with its segments drawn."""
+    inside = _inside(draws, first.shape[1])
     rows = _rows(first)
 
     def child(segment_parent: Genomes, other: Genomes) -> Genomes:
@@ -207,6 +296,13 @@ def cycle_crossover(
     doubling. The first child takes cycles 0, 2, 4... from ``first`` and the rest from
     ``second``. (Deterministic: ``rng`` is unused and kept for the common signature.)
     """
+    return cycle_crossover_with(first, second, draw_nothing(first.shape[0], first.shape[1], rng))
+
+
+def cycle_crossover_with(
+    first: Genomes, second: Genomes, draws: CrossoverDraws
+) -> tuple[Genomes, Genomes]:
+    """:func:`cycle_crossover` (which draws nothing: ``draws`` is unused)."""
     count, n = first.shape
     rows = _rows(first)
     successor = _inverse(first)[rows, second]
@@ -230,7 +326,16 @@ def order_keeping_uniform_crossover(
     child uses the opposite coins. The loop runs over gene positions, each step vectorized over
     all couples.
     """
-    coins = rng.random(first.shape) < 0.5
+    return order_keeping_uniform_crossover_with(
+        first, second, draw_coins(first.shape[0], first.shape[1], rng)
+    )
+
+
+def order_keeping_uniform_crossover_with(
+    first: Genomes, second: Genomes, draws: CrossoverDraws
+) -> tuple[Genomes, Genomes]:
+    """:func:`order_keeping_uniform_crossover` with its coins drawn."""
+    coins = draws.coins
     return _order_keeping(first, second, coins), _order_keeping(first, second, ~coins)
 
 
@@ -263,9 +368,16 @@ def single_point_crossover(
     first: Genomes, second: Genomes, rng: np.random.Generator
 ) -> tuple[Genomes, Genomes]:
     """Towards AI's single point: cut in ``1..N-1``, swap the tails."""
-    count, n = first.shape
-    cut = random_integers(rng, 1, n, count) if n > 1 else np.ones(count, dtype=np.int64)
-    head = np.arange(n)[None, :] < cut[:, None]
+    return single_point_crossover_with(
+        first, second, draw_single_point(first.shape[0], first.shape[1], rng)
+    )
+
+
+def single_point_crossover_with(
+    first: Genomes, second: Genomes, draws: CrossoverDraws
+) -> tuple[Genomes, Genomes]:
+    """:func:`single_point_crossover` with its cuts drawn (the heads ``[0, cut)``)."""
+    head = np.arange(first.shape[1])[None, :] < draws.high[:, None]
     return np.where(head, first, second), np.where(head, second, first)
 
 
@@ -273,8 +385,16 @@ def one_gene_crossover(
     first: Genomes, second: Genomes, rng: np.random.Generator
 ) -> tuple[Genomes, Genomes]:
     """Sheppard: a copy of one parent with a single gene, at a random position, from the other."""
-    count, n = first.shape
-    position = np.arange(n)[None, :] == random_integers(rng, 0, n, count)[:, None]
+    return one_gene_crossover_with(
+        first, second, draw_one_gene(first.shape[0], first.shape[1], rng)
+    )
+
+
+def one_gene_crossover_with(
+    first: Genomes, second: Genomes, draws: CrossoverDraws
+) -> tuple[Genomes, Genomes]:
+    """:func:`one_gene_crossover` with its positions drawn (``low``)."""
+    position = np.arange(first.shape[1])[None, :] == draws.low[:, None]
     return np.where(position, second, first), np.where(position, first, second)
 
 
@@ -295,3 +415,27 @@ FREE_CROSSOVERS: dict[str, Crossover] = {
 
 CROSSOVERS: dict[str, Crossover] = {**PERMUTATION_CROSSOVERS, **FREE_CROSSOVERS}
 """Every crossover by its config name."""
+
+
+class CrossoverParts(NamedTuple):
+    """A crossover as its two parts: what it draws, and the children the draws make.
+
+    ``make(first, second, draw(K, N, rng))`` is the operator itself, draw for draw. Its second
+    child is always its first child of the couple taken the other way round, with the same
+    draws: ``make(first, second, d)[1] == make(second, first, d)[0]``.
+    """
+
+    draw: Callable[[int, int, np.random.Generator], CrossoverDraws]
+    make: Callable[[Genomes, Genomes, CrossoverDraws], tuple[Genomes, Genomes]]
+
+
+CROSSOVER_PARTS: Final[dict[str, CrossoverParts]] = {
+    "order-uniform": CrossoverParts(draw_coins, order_keeping_uniform_crossover_with),
+    "pmx": CrossoverParts(draw_segments, partially_mapped_crossover_with),
+    "ox": CrossoverParts(draw_segments, order_crossover_with),
+    "cycle": CrossoverParts(draw_nothing, cycle_crossover_with),
+    "cut-crossfill": CrossoverParts(draw_head, cut_and_crossfill_with),
+    "single-point": CrossoverParts(draw_single_point, single_point_crossover_with),
+    "one-gene": CrossoverParts(draw_one_gene, one_gene_crossover_with),
+}
+"""Every crossover by its config name, as its draws and the children they make."""
