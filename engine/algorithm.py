@@ -18,7 +18,6 @@ import numpy as np
 
 from engine.config import Config
 from engine.conflicts import BoardLines, BoolArray
-from engine.crossover import CROSSOVERS
 from engine.diversity import column_entropy, unique_fraction
 from engine.encodings import ENCODINGS, Genomes
 from engine.fitness import (
@@ -31,6 +30,7 @@ from engine.fitness import (
     score_lines,
 )
 from engine.greedy_start import greedy_population
+from engine.lineage import UNNOTED, Births, Operators
 from engine.local_search import LocalSearchSettings, improve_children
 from engine.mutation import COUNTED_MUTATIONS, MUTATIONS, MutationSettings
 from engine.run_state import RunState, as_lists, saved_values
@@ -92,12 +92,16 @@ class GeneticAlgorithm:
             :attr:`config`, so that every run can be replayed.
         history_limit: Keep only the statistics of the last this many generations in
             :attr:`history` (``None``: all of them), so a very long run's memory stays flat.
+        lineage: Give each snapshot the :class:`~engine.lineage.Lineage` of its generation
+            (the run itself is the same either way, bit for bit).
     """
 
-    def __init__(self, config: Config, *, history_limit: int | None = None) -> None:
+    def __init__(
+        self, config: Config, *, history_limit: int | None = None, lineage: bool = True
+    ) -> None:
         if config.seed is None:
             config = config.replace(seed=secrets.randbits(32))
-        self._bind(config)
+        self._bind(config, lineage)
         rng = np.random.default_rng(self.seed)
         history = History(limit=history_limit)
         started = time.perf_counter()
@@ -125,9 +129,13 @@ class GeneticAlgorithm:
         population, scored = self._harvest(population, scored)
         self._snapshot = self._publish(population, scored.fitness, scored.conflicts, started)
 
-    def _bind(self, config: Config) -> None:
+    def _bind(self, config: Config, lineage: bool) -> None:
         """Resolve the config's names into the objects a generation uses."""
         self.config = config
+        self._lineage = lineage
+        self._operators = Operators(config.crossover, config.mutation, config.local_search > 0)
+        # What the generation being published decided about its children, for its lineage.
+        self._births: Births = Births(self._operators, first=True) if lineage else UNNOTED
         self.seed: int = int(config.seed)  # type: ignore[arg-type]
         self.encoding = ENCODINGS[config.encoding]
         self.shape = FITNESS_SHAPES[config.fitness]
@@ -183,17 +191,21 @@ class GeneticAlgorithm:
             raise FinishedError(f"the run has stopped: {self._snapshot.stop_reason}")
         started = time.perf_counter()
         state = self._run_state
+        births = Births(self._operators, self._snapshot.best_index) if self._lineage else UNNOTED
+        self._births = births
         children, scored = self._offspring(state.population, state.fitness, state.conflicts)
         state.evaluations += children.shape[0]
         improved = children.shape[0] > 0
         if self.config.survivor == "threshold":
             passed, state.threshold = threshold_acceptance(scored.fitness, state.threshold)
+            self._births.note_passed(passed)
             children = children[passed]
             scored = Scored(scored.fitness[passed], scored.conflicts[passed])
             improved = bool(passed.any())
         survivors = SURVIVORS[self.config.survivor](
             state.fitness, scored.fitness, self.config.elitism
         )
+        self._births.note_survivors(survivors)
         population = self._joined(state.population, children).take(survivors, axis=0)
         if self._union.nbytes > KEPT_SCRATCH_BYTES:  # as the line counts (see _offspring)
             self._union = np.empty((0, self.config.n), dtype=np.int64)
@@ -283,8 +295,9 @@ class GeneticAlgorithm:
         if config.local_search:
             children, lines = improve_children(children, self.rng, self._local_search, lines)
         if config.unique:
-            children = children[self._run_state.seen.remember(row_hashes(children))]
-            lines = None
+            unseen = self._run_state.seen.remember(row_hashes(children))
+            self._births.note_unique(unseen)
+            children, lines = children[unseen], None
         if lines is None:
             return children, evaluate(children, config.n, self.encoding, self.shape)
         return children, score_lines(children, lines, config.n, self.encoding, self.shape)
@@ -315,11 +328,13 @@ class GeneticAlgorithm:
         pairs = picks.reshape(couples, 2)
         if not config.clone_uncrossed:
             pairs, crossing = pairs[crossing], np.arange(crossing.size)
+        births = self._births
+        births.note_couples(pairs, crossing, per_couple, wanted)
         if per_couple == 1:
             children, known = population[pairs[:, 0]], conflicts[pairs[:, 0]]
             if crossing.size:
-                crossed_one, _ = CROSSOVERS[config.crossover](
-                    children[crossing], population[pairs[crossing, 1]], self.rng
+                crossed_one, _ = births.cross(
+                    config.crossover, children[crossing], population[pairs[crossing, 1]], self.rng
                 )
                 children[crossing], known[crossing] = crossed_one, -1
             return children[:wanted], known[:wanted]
@@ -332,8 +347,11 @@ class GeneticAlgorithm:
         if crossing.size:
             # Couple k's two children are rows 2k and 2k + 1: as (couple, child, gene) views.
             couple_children = children.reshape(-1, 2, children.shape[1])
-            crossed_one, crossed_two = CROSSOVERS[config.crossover](
-                couple_children[crossing, 0], couple_children[crossing, 1], self.rng
+            crossed_one, crossed_two = births.cross(
+                config.crossover,
+                couple_children[crossing, 0],
+                couple_children[crossing, 1],
+                self.rng,
             )
             couple_children[crossing, 0], couple_children[crossing, 1] = crossed_one, crossed_two
             known.reshape(-1, 2)[crossing] = -1
@@ -360,6 +378,7 @@ class GeneticAlgorithm:
         if not self.config.harvest:
             return population, scored
         newcomers = self.encoding.random_population(solved.size, self.config.n, self.rng)
+        self._births.note_newcomers(solved)
         fresh = evaluate(newcomers, self.config.n, self.encoding, self.shape)
         self._run_state.evaluations += solved.size
         population = population.copy()
@@ -384,6 +403,7 @@ class GeneticAlgorithm:
         included, is added to the run's computing time.
         """
         state = self._run_state
+        previous = state.population
         diversity = unique_fraction(population)
         entropy = column_entropy(population, self.config.n, self.encoding)
         if started is not None:
@@ -416,6 +436,7 @@ class GeneticAlgorithm:
         # a stable sort by both would put first, without sorting everything).
         ties = (fitness == stats.best_fitness).nonzero()[0]
         best_index = int(ties[conflicts[ties].argmin()])
+        lineage = self._births.lineage(state.generation, state.population, best_index, previous)
         return Snapshot(
             stats=stats,
             n=self.config.n,
@@ -429,6 +450,7 @@ class GeneticAlgorithm:
             stop_reason=first_reason(self.rules, progress),
             solutions=state.solutions.boards,
             fundamental_solutions=state.solutions.fundamental_count,
+            lineage=lineage,
         )
 
     def state(self, *, arrays: bool = False, history: bool = True) -> dict[str, Any]:
@@ -456,7 +478,7 @@ class GeneticAlgorithm:
 
     @classmethod
     def from_state(
-        cls, state: Mapping[str, Any], *, history_limit: int | None = None
+        cls, state: Mapping[str, Any], *, history_limit: int | None = None, lineage: bool = True
     ) -> GeneticAlgorithm:
         """Resume a run saved with :meth:`state`; it continues exactly as the original would.
 
@@ -467,6 +489,7 @@ class GeneticAlgorithm:
         Args:
             state: What :meth:`state` returned, possibly through JSON or ``.npy`` files.
             history_limit: As for the constructor.
+            lineage: As for the constructor (the checkpoint's generation has none, but 0).
 
         Raises:
             CheckpointError: If anything in ``state`` is missing, mistyped, out of range or
@@ -476,8 +499,10 @@ class GeneticAlgorithm:
 
         checkpoint = read_checkpoint(state, history_limit=history_limit)
         algorithm = cls.__new__(cls)
-        algorithm._bind(checkpoint.config)
+        algorithm._bind(checkpoint.config, lineage)
         algorithm._run_state = run_state = checkpoint.run_state
+        if run_state.generation:  # the generation before the checkpoint's is not kept
+            algorithm._births = UNNOTED
         # The history holds the generations before this one: publishing records this one.
         algorithm._snapshot = algorithm._publish(
             run_state.population, run_state.fitness, run_state.conflicts

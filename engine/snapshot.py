@@ -9,13 +9,16 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Final, NamedTuple
+from typing import TYPE_CHECKING, Any, Final, NamedTuple
 
 import numpy as np
 import numpy.typing as npt
 
 from engine.encodings import ENCODINGS, Genomes, queens_of
 from engine.solutions import KNOWN_TOTALS
+
+if TYPE_CHECKING:
+    from engine.lineage import Lineage
 
 FloatArray = npt.NDArray[np.float64]
 IntArray = npt.NDArray[np.int64]
@@ -270,6 +273,9 @@ class Snapshot:
         solutions: ``(S, N)`` every distinct solution met so far, rows by column, in the order
             found (the same read-only array until a new one is found).
         fundamental_solutions: How many symmetry classes those solutions cover.
+        lineage: Where each individual came from (its parents in the generation before, how
+            it was made), or ``None`` when unknown: a run without lineage, or the first
+            generation of a run resumed from a checkpoint (past generation 0).
     """
 
     stats: GenerationStats
@@ -284,6 +290,7 @@ class Snapshot:
     stop_reason: str | None
     solutions: Genomes
     fundamental_solutions: int
+    lineage: Lineage | None = None
 
     @property
     def generation(self) -> int:

@@ -1,0 +1,455 @@
+"""Where each individual of a generation came from: its :class:`Lineage`.
+
+For every individual of generation ``g``: how it got there (carried over from ``g - 1``, made by
+crossing two parents of ``g - 1``, an uncrossed copy of one, or new: the initial population and
+the harvest's newcomers), its parents' indices in generation ``g - 1``, the crossover's draws that
+made it, and which of its genes the mutation changed (the local search's swaps count as
+mutation).
+
+The algorithm notes what it decides anyway, as it goes (:class:`Births`): the couples, which
+of them crossed, the generator's state before the crossover, the children as the crossover
+made them, which children passed the uniqueness filter and the threshold, the survivors and
+the newcomers. Those are references to arrays the run made and never changes again: noting
+them draws no random number and copies nothing, so a run with its lineage is the run without,
+bit for bit. The rest is worked out from them when first asked for, vectorized over the
+population, and kept: a generation nobody asks about pays a few assignments for its lineage.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from functools import cached_property
+from typing import Any, Final, NamedTuple
+
+import numpy as np
+import numpy.typing as npt
+
+from engine.crossover import CROSSOVER_PARTS, CROSSOVERS, CrossoverDraws
+from engine.encodings import Genomes
+
+IntArray = npt.NDArray[np.int64]
+BoolArray = npt.NDArray[np.bool_]
+FlagArray = npt.NDArray[np.uint8]
+
+NEW: Final = 0
+"""Kind: no parent (the initial population, or a newcomer of the harvest)."""
+SURVIVOR: Final = 1
+"""Kind: carried over unchanged from the generation before."""
+COPY: Final = 2
+"""Kind: a child of a couple that did not cross, a copy of one parent (perhaps mutated)."""
+CROSSED: Final = 3
+"""Kind: a child of two parents, crossed (perhaps mutated)."""
+KIND: Final = 0b11
+"""The bits of a flag byte that hold the kind."""
+MUTATED: Final = 0b100
+"""Flag: the mutation (or the local search) changed at least one gene of the child."""
+MOSTLY_SECOND: Final = 0b1000
+"""Flag: the second parent gave the child more of its queens than the first did (a queen is
+given where the child's gene equals the parent's gene at the same position)."""
+BEST: Final = 0b1_0000
+"""Flag: the generation's best individual (the snapshot's ``best_index``)."""
+FROM_BEST: Final = 0b10_0000
+"""Flag: one of its parents was the best individual of the generation before."""
+KIND_NAMES: Final = ("new", "survivor", "copy", "crossed")
+"""The kinds' names, by kind."""
+
+
+class Operators(NamedTuple):
+    """What made the children, for describing them.
+
+    Attributes:
+        crossover: The crossover's config name.
+        mutation: The mutation's config name.
+        local_search: Whether the local search improved the children after the mutation.
+    """
+
+    crossover: str
+    mutation: str
+    local_search: bool
+
+
+class Births:
+    """What one generation decided about its children, noted by the algorithm as it goes.
+
+    Each ``note_*`` keeps references; nothing is copied or drawn.
+
+    Args:
+        operators: The operators that made the children.
+        previous_best: The best individual of the generation the parents are in.
+        first: The births of generation 0, which has no parents.
+    """
+
+    def __init__(
+        self, operators: Operators, previous_best: int = -1, *, first: bool = False
+    ) -> None:
+        self.operators = operators
+        self.previous_best = previous_best
+        self.first = first
+        self.pairs: IntArray = np.zeros((0, 2), dtype=np.int64)
+        self.crossing: IntArray = np.zeros(0, dtype=np.int64)
+        self.children_per_couple = 2
+        self.wanted = 0
+        self.generator: tuple[type[np.random.BitGenerator], Mapping[str, Any]] | None = None
+        self.crossed: tuple[Genomes, ...] = ()
+        self.unique: BoolArray | None = None
+        self.passed: BoolArray | None = None
+        self.survivors: IntArray = np.zeros(0, dtype=np.int64)
+        self.newcomers: IntArray | None = None
+
+    def note_couples(
+        self, pairs: IntArray, crossing: IntArray, children_per_couple: int, wanted: int
+    ) -> None:
+        """The couples (rows of parents' indices), which of them cross, and the children made:
+        couple ``k``'s children are the first ``wanted`` of rows ``k * children_per_couple``."""
+        self.pairs, self.crossing = pairs, crossing
+        self.children_per_couple, self.wanted = children_per_couple, wanted
+
+    def cross(
+        self, crossover: str, first: Genomes, second: Genomes, rng: np.random.Generator
+    ) -> tuple[Genomes, Genomes]:
+        """The crossover of that name (in :data:`~engine.crossover.CROSSOVERS`) on the couples,
+        noting the generator's state before it draws (read, not advanced) and the children as
+        it made them (the run never changes those arrays afterwards): its first children, and
+        its second ones when a couple has two children."""
+        bit_generator = rng.bit_generator
+        self.generator = (type(bit_generator), bit_generator.state)
+        made = CROSSOVERS[crossover](first, second, rng)
+        self.crossed = made[: self.children_per_couple]
+        return made
+
+    def note_unique(self, kept: BoolArray) -> None:
+        """Which children were never seen before (the others were dropped)."""
+        self.unique = kept
+
+    def note_passed(self, passed: BoolArray) -> None:
+        """Which of the remaining children passed the threshold."""
+        self.passed = passed
+
+    def note_survivors(self, survivors: IntArray) -> None:
+        """The survivors: indices in ``[parents; children that remain]``."""
+        self.survivors = survivors
+
+    def note_newcomers(self, rows: IntArray) -> None:
+        """The rows the harvest gave to newcomers."""
+        self.newcomers = rows
+
+    def lineage(
+        self,
+        generation: int,
+        population: Genomes,
+        best_index: int,
+        previous: Genomes,
+    ) -> Lineage | None:
+        """The lineage of the generation these births made.
+
+        Args:
+            generation: The generation.
+            population: Its population, as published (read-only).
+            best_index: Its best individual.
+            previous: The population of the generation before (read-only).
+        """
+        if self.first:
+            return Lineage(
+                generation=generation,
+                population=population,
+                best_index=best_index,
+                operators=self.operators,
+            )
+        return Lineage(
+            generation=generation,
+            population=population,
+            best_index=best_index,
+            operators=self.operators,
+            births=self,
+            previous=previous,
+            previous_best=self.previous_best,
+        )
+
+
+class Unnoted(Births):
+    """Births of a run without lineage: nothing is noted."""
+
+    def note_couples(
+        self, pairs: IntArray, crossing: IntArray, children_per_couple: int, wanted: int
+    ) -> None:
+        """Nothing to note."""
+
+    def cross(
+        self, crossover: str, first: Genomes, second: Genomes, rng: np.random.Generator
+    ) -> tuple[Genomes, Genomes]:
+        """The crossover of that name on the couples, nothing noted."""
+        return CROSSOVERS[crossover](first, second, rng)
+
+    def note_unique(self, kept: BoolArray) -> None:
+        """Nothing to note."""
+
+    def note_passed(self, passed: BoolArray) -> None:
+        """Nothing to note."""
+
+    def note_survivors(self, survivors: IntArray) -> None:
+        """Nothing to note."""
+
+    def note_newcomers(self, rows: IntArray) -> None:
+        """Nothing to note."""
+
+    def lineage(
+        self,
+        generation: int,
+        population: Genomes,
+        best_index: int,
+        previous: Genomes,
+    ) -> Lineage | None:
+        """None: nothing was noted."""
+        return None
+
+
+UNNOTED: Final = Unnoted(Operators("", "", local_search=False))
+"""The births of every generation of a run without lineage."""
+
+
+def _read_only(array: npt.NDArray[Any]) -> npt.NDArray[Any]:
+    array.flags.writeable = False
+    return array
+
+
+def rows_differ(first: Genomes, second: Genomes) -> BoolArray:
+    """Per row, whether two ``(K, N)`` arrays of one dtype differ anywhere.
+
+    Each row is compared as one block of bytes (a numpy void), not gene by gene.
+    """
+    if first.shape[0] == 0 or first.shape[1] == 0:
+        return np.zeros(first.shape[0], dtype=bool)
+    row = np.dtype((np.void, first.dtype.itemsize * first.shape[1]))
+    left = np.ascontiguousarray(first).view(row).reshape(-1)
+    right = np.ascontiguousarray(second, dtype=first.dtype).view(row).reshape(-1)
+    return np.asarray(left != right, dtype=bool)
+
+
+class _Origins(NamedTuple):
+    """Each individual's place among the children, its parents and kind (all ``(P,)``)."""
+
+    child: IntArray  # index among the generation's children, -1 for the others
+    first: IntArray  # first parent in g - 1 (the operator's first), -1 for none
+    second: IntArray  # second parent (crossed children only), -1 for none
+    kinds: FlagArray
+    made: IntArray  # row among the crossover's children (first children, then second), or -1
+    couple: IntArray  # row of its couple among the crossing couples (the draws'), or -1
+
+
+class Lineage:
+    """Where each individual of one generation came from. Read-only; worked out on first use.
+
+    Generation 0 (and the first generation of a run resumed from a checkpoint at generation 0)
+    has no parents: every individual is :data:`NEW`.
+
+    Args:
+        generation: The generation described.
+        population: Its ``(P, N)`` genomes (read-only, as published).
+        best_index: Its best individual.
+        operators: The operators that made the children.
+        births: What the generation noted; ``None`` for generation 0.
+        previous: Generation ``g - 1``'s population (read-only), with ``births``.
+        previous_best: Generation ``g - 1``'s best individual, with ``births``.
+    """
+
+    def __init__(
+        self,
+        *,
+        generation: int,
+        population: Genomes,
+        best_index: int,
+        operators: Operators,
+        births: Births | None = None,
+        previous: Genomes | None = None,
+        previous_best: int = -1,
+    ) -> None:
+        self.generation = generation
+        self.operators = operators
+        self._population = population
+        self._best = best_index
+        self._births = births
+        self._previous = previous if previous is not None else population[:0]
+        self._previous_best = previous_best
+
+    @property
+    def size(self) -> int:
+        """Individuals in the generation (``P``)."""
+        return int(self._population.shape[0])
+
+    @cached_property
+    def _origins(self) -> _Origins:
+        size = self.size
+        births = self._births
+        none = np.full(size, -1, dtype=np.int64)
+        if births is None:
+            return _Origins(none, none, none, np.full(size, NEW, dtype=np.uint8), none, none)
+        pairs, crossing = births.pairs, births.crossing
+        couples = pairs.shape[0]
+        crossed = np.zeros(couples, dtype=bool)
+        crossed[crossing] = True
+        rank = np.cumsum(crossed) - 1
+        couple = np.where(crossed, rank, -1)
+        if births.children_per_couple == 1:
+            heads, others, made = pairs[:, 0], np.where(crossed, pairs[:, 1], -1), couple
+        else:
+            # Couple k's children are rows 2k and 2k + 1; the second child is the first
+            # child of the couple taken the other way round (see CrossoverParts).
+            heads = pairs.reshape(-1)
+            couple = np.repeat(couple, 2)
+            others = np.where(couple >= 0, pairs[:, ::-1].reshape(-1), -1)
+            second_half = np.tile(np.array([0, crossing.shape[0]]), couples)
+            made = np.where(couple >= 0, couple + second_half, -1)
+        wanted = births.wanted
+        heads, others, made, couple = (
+            heads[:wanted],
+            others[:wanted],
+            made[:wanted],
+            couple[:wanted],
+        )
+        kept = np.arange(wanted) if births.unique is None else np.flatnonzero(births.unique)
+        if births.passed is not None:
+            kept = kept[births.passed]
+        parents = self._previous.shape[0]
+        survivors = births.survivors
+        if kept.shape[0] == 0:  # no child got in: every individual is a survivor
+            child, first, second = none, survivors.copy(), none.copy()
+            kinds, made_row, couple_row = np.full(size, SURVIVOR), none, none
+        else:
+            child = np.where(survivors >= parents, kept.take(survivors - parents, mode="clip"), -1)
+            if births.newcomers is not None:
+                child[births.newcomers] = -1
+            is_child, where = child >= 0, child.clip(0)
+            first = np.where(is_child, heads.take(where), survivors)
+            second = np.where(is_child, others.take(where), -1)
+            kinds = np.where(is_child, np.where(second >= 0, CROSSED, COPY), SURVIVOR)
+            made_row = np.where(is_child, made.take(where), -1)
+            couple_row = np.where(is_child, couple.take(where), -1)
+        if births.newcomers is not None:
+            first[births.newcomers] = -1
+            kinds[births.newcomers] = NEW
+        return _Origins(child, first, second, kinds.astype(np.uint8), made_row, couple_row)
+
+    @cached_property
+    def parents(self) -> IntArray:
+        """``(P, 2)`` each individual's parents' indices in generation ``g - 1``, ``-1`` for
+        none: a crossed child's two parents (the crossover's first parent first), a copy's or
+        a survivor's one, and none for the new ones. Read-only."""
+        origins = self._origins
+        return _read_only(np.stack([origins.first, origins.second], axis=1))
+
+    @cached_property
+    def flags(self) -> FlagArray:
+        """``(P,)`` one byte per individual: its kind (:data:`KIND` bits) and the flags
+        :data:`MUTATED`, :data:`MOSTLY_SECOND`, :data:`BEST`, :data:`FROM_BEST`. Read-only."""
+        origins = self._origins
+        flags = origins.kinds.copy()
+        children = np.flatnonzero(origins.child >= 0)
+        if children.shape[0]:
+            before = self._unmutated_rows(children)
+            changed = rows_differ(before, self._population.take(children, axis=0))
+            flags[children[changed]] |= MUTATED
+        crossed = np.flatnonzero(origins.second >= 0)
+        if crossed.shape[0]:
+            child = self._population.take(crossed, axis=0)
+            given_first = (child == self._previous.take(origins.first[crossed], axis=0)).sum(1)
+            given_second = (child == self._previous.take(origins.second[crossed], axis=0)).sum(1)
+            flags[crossed[given_second > given_first]] |= MOSTLY_SECOND
+        flags[self._best] |= BEST
+        if self._previous_best >= 0:
+            parents = (origins.first == self._previous_best) | (
+                origins.second == self._previous_best
+            )
+            flags[parents] |= FROM_BEST
+        return _read_only(flags)
+
+    @property
+    def kinds(self) -> FlagArray:
+        """``(P,)`` each individual's kind: :data:`NEW`, :data:`SURVIVOR`, :data:`COPY` or
+        :data:`CROSSED`."""
+        return np.asarray(self.flags & KIND, dtype=np.uint8)
+
+    @property
+    def mutated(self) -> BoolArray:
+        """``(P,)`` whether the mutation (or the local search) changed the individual."""
+        return np.asarray(self.flags & MUTATED != 0, dtype=bool)
+
+    def _unmutated_rows(self, rows: IntArray) -> Genomes:
+        """Some individuals as they were before the mutation (new array)."""
+        origins = self._origins
+        before = self._previous.take(origins.first[rows].clip(0), axis=0)
+        made = origins.made[rows]
+        crossed = np.flatnonzero(made >= 0)
+        if crossed.shape[0]:
+            births = self._births
+            assert births is not None  # only children have a row among the crossed
+            made_children = (
+                np.concatenate(births.crossed) if len(births.crossed) > 1 else (births.crossed[0])
+            )
+            before[crossed] = made_children.take(made[crossed], axis=0)
+        new = np.flatnonzero(origins.kinds[rows] == NEW)
+        if new.shape[0]:
+            before[new] = self._population.take(rows[new], axis=0)
+        return before
+
+    @cached_property
+    def unmutated(self) -> Genomes:
+        """``(P, N)`` each individual before the mutation: a crossed child as the crossover
+        made it, a copy as its parent, a survivor or a new one as it is. Read-only."""
+        return _read_only(self._unmutated_rows(np.arange(self.size)))
+
+    @cached_property
+    def moved(self) -> BoolArray:
+        """``(P, N)`` the positions whose gene the mutation (or the local search) changed.
+        Read-only."""
+        return _read_only(np.asarray(self.unmutated != self._population, dtype=bool))
+
+    @cached_property
+    def draws(self) -> CrossoverDraws:
+        """Per individual, the crossover's draws that made it (see :class:`CrossoverDraws`):
+        ``low``, ``high`` are ``-1`` and ``coins`` all false for those not crossed.
+
+        The draws are drawn again from the generator's state noted before the crossover, on
+        a generator of the lineage's own: the run's generator is not touched. Read-only.
+        """
+        origins = self._origins
+        n = self._population.shape[1]
+        births = self._births
+        parts = CROSSOVER_PARTS.get(self.operators.crossover)
+        count = 0 if births is None else births.crossing.shape[0]
+        if births is None or births.generator is None or parts is None or count == 0:
+            none = np.full(self.size, -1, dtype=np.int64)
+            return CrossoverDraws(
+                _read_only(none),
+                _read_only(none.copy()),
+                _read_only(np.zeros((self.size, 0), bool)),
+            )
+        kind, state = births.generator
+        bit_generator = kind()
+        bit_generator.state = state
+        drawn = parts.draw(count, n, np.random.Generator(bit_generator))
+        couple = origins.couple
+        crossed = couple >= 0
+        at = couple.clip(0)
+        low = np.where(crossed, drawn.low.take(at), -1)
+        high = np.where(crossed, drawn.high.take(at), -1)
+        coins = drawn.coins.take(at, axis=0) & crossed[:, None]
+        return CrossoverDraws(_read_only(low), _read_only(high), _read_only(coins))
+
+    def main_parent(self, index: int) -> int:
+        """The parent that gave individual ``index`` most of its queens (the first on a tie;
+        a copy's or a survivor's only parent), ``-1`` for a new one."""
+        first, second = (int(value) for value in self.parents[index])
+        return second if self.flags[index] & MOSTLY_SECOND else first
+
+    def operator(self, index: int) -> str:
+        """How individual ``index`` was made, for people: ``new``, ``survivor``, ``copy``, or
+        the crossover's name; with ``+ mutation`` when the mutation changed it."""
+        flags = int(self.flags[index])
+        kind = flags & KIND
+        made = self.operators.crossover if kind == CROSSED else KIND_NAMES[kind]
+        if not flags & MUTATED:
+            return made
+        mutation = self.operators.mutation
+        if self.operators.local_search:
+            mutation += " + local search"
+        return f"{made} + {mutation}"
