@@ -306,7 +306,8 @@ class Lineage:
             made[:wanted],
             couple[:wanted],
         )
-        kept = np.arange(wanted) if births.unique is None else np.flatnonzero(births.unique)
+        made_count = heads.shape[0]  # fewer than wanted when uncrossed couples make none
+        kept = np.arange(made_count) if births.unique is None else np.flatnonzero(births.unique)
         if births.passed is not None:
             kept = kept[births.passed]
         parents = self._previous.shape[0]
@@ -376,6 +377,8 @@ class Lineage:
     def _unmutated_rows(self, rows: IntArray) -> Genomes:
         """Some individuals as they were before the mutation (new array)."""
         origins = self._origins
+        if self._births is None:  # no parents: everyone is as they were made
+            return self._population.take(rows, axis=0)
         before = self._previous.take(origins.first[rows].clip(0), axis=0)
         made = origins.made[rows]
         crossed = np.flatnonzero(made >= 0)
