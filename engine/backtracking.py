@@ -14,6 +14,7 @@ Children come out grouped by how many siblings precede them, not by parent: orde
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any, Final
@@ -22,6 +23,7 @@ import numpy as np
 import numpy.typing as npt
 
 Masks = npt.NDArray[np.unsignedinteger[Any]]
+BoolArray = npt.NDArray[np.bool_]
 """``(3, F)``: per partial board, its taken columns and its two diagonal attack masks."""
 
 Columns = npt.NDArray[np.uint8]
@@ -39,6 +41,9 @@ along an anti-diagonal (row plus column constant: it moves left, the mask shifts
 
 MASK_LIMIT: Final = 32
 """The widest board the masks hold: one bit per column in a 32-bit word."""
+
+LAST_ROWS: Final = 3
+"""Rows finished by trying every order of the free columns, without making their boards."""
 
 PLACEMENT_LIMIT: Final = 16
 """The widest board whose placements are kept (:data:`Placements`: 16 rows of 4 bits)."""
@@ -150,7 +155,7 @@ def extend(frontier: Frontier, n: int) -> Frontier:
     """Every way to place a queen on the next row of every board: the frontier one row deeper.
 
     Boards are sorted by how many free squares their next row has (a stable radix sort of
-    small counts), so that the boards with at least ``k + 1`` free squares are a prefix of that
+    small counts), so that the boards with at least ``k + 1`` free squares are a suffix of that
     order: layer ``k`` of children, each board's ``k``-th free square from the left, is then
     made from contiguous slices. Boards with no free square end here.
     """
@@ -158,81 +163,98 @@ def extend(frontier: Frontier, n: int) -> Frontier:
     masks = frontier.masks
     free = ~(masks[TAKEN] | masks[MAIN] | masks[ANTI]) & full
     counts = np.bitwise_count(free)
-    ascending = np.argsort(counts, kind="stable")
     # [k]: boards with more than k free squares (half the time np.bincount takes).
     boards_with = [int(np.count_nonzero(counts > k)) for k in range(int(counts.max(initial=0)))]
-    alive = ascending[len(frontier) - (boards_with[0] if boards_with else 0) :][::-1]
-    # np.take: fancy indexing along the second axis of a 2-D array is several times slower.
-    parents, remaining = np.take(masks, alive, axis=1), np.take(free, alive)
+    alive = boards_with[0] if boards_with else 0
+    # Sorted ascending and kept in that order: taking along a reversed index is twice as slow.
+    order = np.argsort(counts, kind="stable")[len(frontier) - alive :]
+    parents = np.take(masks, order, axis=1)
+    remaining = ~(parents[TAKEN] | parents[MAIN] | parents[ANTI]) & full
     children = np.empty((3, sum(boards_with)), dtype=masks.dtype)
-    placed = None if frontier.placements is None else np.take(frontier.placements, alive)
+    placed = None if frontier.placements is None else np.take(frontier.placements, order)
     placements = None if placed is None else np.empty(children.shape[1], dtype=np.uint64)
     row_shift = _row_shift(frontier.depth)
     start = 0
     for size in boards_with:
         stop = start + size
-        left = remaining[:size]
+        left = remaining[alive - size :]
         lowest = left & np.negative(left)
         left ^= lowest
         layer = children[:, start:stop]
-        np.bitwise_or(parents[:, :size], lowest, out=layer)
+        np.bitwise_or(parents[:, alive - size :], lowest, out=layer)
         np.left_shift(layer[MAIN], 1, out=layer[MAIN])
         np.bitwise_and(layer[MAIN], full, out=layer[MAIN])
         np.right_shift(layer[ANTI], 1, out=layer[ANTI])
         if placements is not None and placed is not None:
             column = np.bitwise_count(lowest - 1).astype(np.uint64)
-            np.bitwise_or(placed[:size], column << row_shift, out=placements[start:stop])
+            np.bitwise_or(placed[alive - size :], column << row_shift, out=placements[start:stop])
         start = stop
     return Frontier(frontier.depth + 1, children, placements)
 
 
-def _last_two_rows(frontier: Frontier) -> tuple[Masks, Masks, Masks, npt.NDArray[np.bool_]]:
-    """For boards with two rows left: the two free columns (left, right as bits), and whether
-    each order fits (``(2, F)``: left then right, right then left)."""
+def _fitting_orders(frontier: Frontier) -> Iterator[tuple[tuple[Masks, ...], BoolArray]]:
+    """For boards :data:`LAST_ROWS` rows short: each order of their free columns over those rows
+    (as bits, row by row), and which boards it completes.
+
+    With so few rows left, trying every order on every board at once costs less than making
+    the boards of each row: a queen must not be attacked from above, and two of the new
+    queens ``d`` rows apart must not be ``d`` columns apart.
+    """
     masks = frontier.masks
-    free = ~masks[TAKEN] & full_row(int(frontier.depth + 2))
-    left = free & np.negative(free)
-    right = free ^ left
-    attacked_first = masks[MAIN] | masks[ANTI]
-    attacked_second = (masks[MAIN] << 1) | (masks[ANTI] >> 1)
-    # Two queens on neighbouring columns of consecutive rows share a diagonal.
-    apart = (left << 1) != right
-    fits = np.stack(
-        (
-            apart & ((left & attacked_first) == 0) & ((right & attacked_second) == 0),
-            apart & ((right & attacked_first) == 0) & ((left & attacked_second) == 0),
-        )
-    )
-    return free, left, right, fits
+    remaining = ~masks[TAKEN] & full_row(frontier.depth + LAST_ROWS)
+    columns = []  # left to right
+    for _ in range(LAST_ROWS):
+        lowest = remaining & np.negative(remaining)
+        remaining = remaining ^ lowest
+        columns.append(lowest)
+    attacked = [(masks[MAIN] << row) | (masks[ANTI] >> row) for row in range(LAST_ROWS)]
+    fits = [[(column & attacked[row]) == 0 for row in range(LAST_ROWS)] for column in columns]
+    # (left, right, rows): whether the two columns are not ``rows`` apart.
+    apart = {
+        (left, right, rows): (columns[left] << rows) != columns[right]
+        for left, right in itertools.combinations(range(LAST_ROWS), 2)
+        for rows in range(1, LAST_ROWS)
+    }
+    for order in itertools.permutations(range(LAST_ROWS)):
+        valid = fits[order[0]][0].copy()
+        for row in range(1, LAST_ROWS):
+            valid &= fits[order[row]][row]
+        for upper, lower in itertools.combinations(range(LAST_ROWS), 2):
+            left, right = sorted((order[upper], order[lower]))
+            valid &= apart[(left, right, lower - upper)]
+        yield tuple(columns[column] for column in order), valid
 
 
-def count_last_two_rows(frontier: Frontier) -> int:
-    """How many ways the boards of ``frontier``, two rows short, complete: no child is made."""
-    return int(np.count_nonzero(_last_two_rows(frontier)[3]))
+def count_completions(frontier: Frontier) -> int:
+    """How many solutions complete the boards of ``frontier`` (:data:`LAST_ROWS` rows short)."""
+    return sum(int(np.count_nonzero(valid)) for _, valid in _fitting_orders(frontier))
 
 
-def complete_last_two_rows(frontier: Frontier) -> Placements:
-    """``(K,)``: the placements of every solution that completes a board of ``frontier`` (two
-    rows short), in no particular order."""
+def completions(frontier: Frontier) -> Placements:
+    """``(K,)``: the placements of every solution that completes a board of ``frontier``
+    (:data:`LAST_ROWS` rows short), in no particular order."""
     assert frontier.placements is not None
-    _, left, right, fits = _last_two_rows(frontier)
-    left_column = np.bitwise_count(left - 1).astype(np.uint64)
-    right_column = np.bitwise_count(right - 1).astype(np.uint64)
-    first, second = _row_shift(frontier.depth), _row_shift(frontier.depth + 1)
-    solutions = (
-        frontier.placements[fits[0]]
-        | (left_column[fits[0]] << first)
-        | (right_column[fits[0]] << second),
-        frontier.placements[fits[1]]
-        | (right_column[fits[1]] << first)
-        | (left_column[fits[1]] << second),
-    )
+    orders = list(_fitting_orders(frontier))
+    completed = orders[0][1].copy()
+    for _, valid in orders[1:]:
+        completed |= valid
+    # Few boards complete: what follows is done on them alone.
+    boards = np.flatnonzero(completed)
+    solutions = []
+    for bits, valid in orders:
+        chosen = boards[valid[boards]]
+        placed = frontier.placements[chosen]
+        for row, bit in enumerate(bits):
+            column = np.bitwise_count(bit[chosen] - 1).astype(np.uint64)
+            placed |= column << _row_shift(frontier.depth + row)
+        solutions.append(placed)
     return np.concatenate(solutions)
 
 
 def depth_first(start: Frontier, n: int, piece: int) -> Iterator[Frontier]:
-    """Extend ``start`` row by row, a piece at a time, yielding the pieces that are two rows
-    short of ``n`` (:func:`count_last_two_rows` and :func:`complete_last_two_rows` finish them).
+    """Extend ``start`` row by row, a piece at a time, yielding the pieces that are
+    :data:`LAST_ROWS` rows short of ``n`` (:func:`count_completions` and :func:`completions`
+    finish them).
 
     A frontier larger than ``piece`` is split, and its pieces are finished one after the other
     before the next is started, so at most one step's children wait at each depth.
@@ -242,7 +264,7 @@ def depth_first(start: Frontier, n: int, piece: int) -> Iterator[Frontier]:
         frontier = waiting.pop()
         if len(frontier) == 0:
             continue
-        if frontier.depth >= n - 2:
+        if frontier.depth >= n - LAST_ROWS:
             yield frontier
         elif len(frontier) > piece:
             starts = range(0, len(frontier), piece)

@@ -27,12 +27,14 @@ import numpy as np
 import numpy.typing as npt
 
 from engine.backtracking import (
+    LAST_ROWS,
     MASK_LIMIT,
     PLACEMENT_LIMIT,
     Columns,
+    Placements,
     columns_of,
-    complete_last_two_rows,
-    count_last_two_rows,
+    completions,
+    count_completions,
     depth_first,
     frontier_of,
     piece_size,
@@ -111,28 +113,69 @@ class ListingBatch:
 class SolutionList:
     """Solutions of N in lexicographic order, their class representatives marked.
 
+    Only the half that was searched is held; the other half, its mirror images, is made as
+    it is read (:meth:`blocks`), so printing N = 16 holds 118 MB of boards, not 236.
+
     Attributes:
         n: The board size.
-        boards: ``(S, n)`` read-only; row ``i`` is the column of the queen in each row.
-        canonical: ``(S,)`` read-only; whether each is its class's representative (the
-            lexicographically smallest of its 8 images).
-        complete: False when the search was stopped early: then ``boards`` holds what it found.
+        searched: ``(H, n)`` read-only, in lexicographic order: the solutions whose first
+            queen is left of the middle (or on it, with the second queen left of it); for
+            N < 4, every solution. Row ``i`` is the column of the queen in each row.
+        searched_canonical: ``(H,)`` read-only: which of them represent their class (the
+            lexicographically smallest of its 8 images; never a mirror image, each being
+            greater than the solution it mirrors).
+        complete: False when the search was stopped early: then it holds what was found.
     """
 
     n: int
-    boards: Columns
-    canonical: npt.NDArray[np.bool_]
+    searched: Columns
+    searched_canonical: npt.NDArray[np.bool_]
     complete: bool
+
+    @property
+    def _mirrored(self) -> bool:
+        """Whether the mirror images are solutions of their own (N = 1's is itself)."""
+        return self.n >= 4
 
     @property
     def total(self) -> int:
         """Solutions listed."""
-        return int(self.boards.shape[0])
+        return int(self.searched.shape[0]) * (2 if self._mirrored else 1)
 
     @property
     def fundamental(self) -> int:
         """Fundamental classes among them (one representative each)."""
-        return int(np.count_nonzero(self.canonical))
+        return int(np.count_nonzero(self.searched_canonical))
+
+    def blocks(self, rows: int) -> Iterator[tuple[Columns, npt.NDArray[np.bool_]]]:
+        """Every solution in lexicographic order, ``rows`` at a time, with its mark.
+
+        The mirror images come after the searched half, in reverse order: mirroring left to
+        right reverses the order of boards.
+        """
+        half = self.searched.shape[0]
+        for start in range(0, half, rows):
+            yield self.searched[start : start + rows], self.searched_canonical[start : start + rows]
+        if not self._mirrored:
+            return
+        for stop in range(half, 0, -rows):
+            block = (self.n - 1 - self.searched[max(0, stop - rows) : stop])[::-1]
+            yield block, np.zeros(block.shape[0], dtype=bool)
+
+    @property
+    def boards(self) -> Columns:
+        """``(S, n)``: every solution at once, in lexicographic order (made on each call)."""
+        if not self._mirrored:
+            return self.searched
+        return np.concatenate((self.searched, (self.n - 1 - self.searched)[::-1]))
+
+    @property
+    def canonical(self) -> npt.NDArray[np.bool_]:
+        """``(S,)``: which of :attr:`boards` represent their class."""
+        if not self._mirrored:
+            return self.searched_canonical
+        mirrored = np.zeros(self.searched.shape[0], dtype=bool)
+        return np.concatenate((self.searched_canonical, mirrored))
 
 
 def check_board_size(n: int, *, listing: bool) -> None:
@@ -182,7 +225,7 @@ def count_steps(n: int) -> Iterator[CountProgress]:
     yield CountProgress(n, 0, len(batches), 0)
     for done, prefixes in enumerate(batches, start=1):
         start = frontier_of(prefixes, n, keep_placements=False)
-        half += sum(map(count_last_two_rows, depth_first(start, n, piece)))
+        half += sum(map(count_completions, depth_first(start, n, piece)))
         yield CountProgress(n, done, len(batches), 2 * half)
 
 
@@ -230,7 +273,7 @@ def listing_steps(n: int) -> Iterator[ListingBatch]:
     )
     for done, prefixes in enumerate(batches, start=1):
         start = frontier_of(prefixes, n, keep_placements=True)
-        found = [complete_last_two_rows(f) for f in depth_first(start, n, piece)]
+        found = [completions(f) for f in depth_first(start, n, piece)]
         # Placements sort as their boards do, lexicographically.
         boards = columns_of(np.sort(np.concatenate(found)), n) if found else nothing
         yield ListingBatch(
@@ -239,19 +282,12 @@ def listing_steps(n: int) -> Iterator[ListingBatch]:
 
 
 def solution_list(n: int, batches: Iterable[ListingBatch], complete: bool) -> SolutionList:
-    """The solutions of ``batches`` and their mirror images, in lexicographic order.
-
-    The batches cover the boards whose first queen is left of the middle (or on it, with
-    the second queen left of it): mirrored left to right, they become the rest, in reverse
-    order. A representative is never among the mirror images: each is greater than the
-    solution it mirrors.
-    """
+    """The solutions of ``batches`` with their mirror images, in lexicographic order."""
     batches = list(batches)
-    boards = np.concatenate([b.boards for b in batches]) if batches else np.zeros((0, n), np.uint8)
-    canonical = np.concatenate([b.canonical for b in batches]) if batches else np.zeros(0, bool)
-    if n >= 4:  # below 4 the batches hold every solution (N = 1's is its own mirror image)
-        boards = np.concatenate((boards, (n - 1 - boards)[::-1]))
-        canonical = np.concatenate((canonical, np.zeros(canonical.shape[0], dtype=bool)))
+    if not batches:
+        return SolutionList(n, np.zeros((0, n), np.uint8), np.zeros(0, bool), complete)
+    boards = np.concatenate([batch.boards for batch in batches])
+    canonical = np.concatenate([batch.canonical for batch in batches])
     return SolutionList(n, _read_only(boards), _read_only(canonical), complete)
 
 
@@ -276,25 +312,40 @@ def list_solutions(n: int, progress: Progress | None = None) -> SolutionList:
 def canonical_flags(boards: Columns) -> npt.NDArray[np.bool_]:
     """``(K,)``: which boards are the lexicographically smallest of their 8 images.
 
-    The images are compared as placements (4 bits a row, which sort as the boards do): the
-    mirror images and the half turn are arithmetic on the columns, and the rest the same on
-    the transposed board (the inverse permutation), so only one scatter is needed.
+    The images are compared as placements (4 bits a row, which sort as the boards do), made
+    from two: the board's and its transpose's (the inverse permutation). Mirrored left to
+    right, a placement is subtracted from that of a board of ``n - 1`` everywhere (no row
+    borrows); mirrored top to bottom, its rows are reversed by reversing its 4-bit digits.
     """
     n = boards.shape[1]
     flags = np.zeros(boards.shape[0], dtype=bool)
     rows = np.arange(n, dtype=np.uint8)
+    every_row_last = placements_of(np.full((1, n), n - 1, dtype=np.uint8))[0]
     for start in range(0, boards.shape[0], _CANONICAL_ROWS):
         block = boards[start : start + _CANONICAL_ROWS]
         transposed = np.empty_like(block)
         np.put_along_axis(transposed, block.astype(np.intp), rows[None, :], axis=1)
         own = placements_of(block)
         smallest = own.copy()
-        for board in (block, transposed):
-            for image in (n - 1 - board, board[:, ::-1], n - 1 - board[:, ::-1]):
-                np.minimum(smallest, placements_of(image), out=smallest)
-        np.minimum(smallest, placements_of(transposed), out=smallest)
+        for placement in (own, placements_of(transposed)):
+            flipped = _rows_reversed(placement, n)
+            for image in (every_row_last - placement, flipped, every_row_last - flipped):
+                np.minimum(smallest, image, out=smallest)
+            if placement is not own:
+                np.minimum(smallest, placement, out=smallest)
         flags[start : start + block.shape[0]] = own == smallest
     return flags
+
+
+def _rows_reversed(placements: Placements, n: int) -> Placements:
+    """The placements of the boards turned upside down: their ``n`` 4-bit digits reversed."""
+    swapped = placements.byteswap()  # bytes reversed; then the two digits of each byte
+    low_digits = np.uint64(0x0F0F_0F0F_0F0F_0F0F)
+    digits_reversed = ((swapped & low_digits) << np.uint64(4)) | (
+        (swapped >> np.uint64(4)) & low_digits
+    )
+    reversed_rows: Placements = digits_reversed << np.uint64(4 * (PLACEMENT_LIMIT - n))
+    return reversed_rows
 
 
 def _half_prefix_batches(n: int) -> list[Columns]:
@@ -311,7 +362,7 @@ def _half_prefix_batches(n: int) -> list[Columns]:
     if n % 2:
         prefixes = [p for prefix in prefixes for p in _extensions(prefix, n)]
         prefixes += [(middle, column) for column in range(middle - 1)]
-    while prefixes and len(prefixes) < 4 * wanted and len(prefixes[0]) < n - 2:
+    while prefixes and len(prefixes) < 4 * wanted and len(prefixes[0]) < n - LAST_ROWS:
         prefixes = [p for prefix in prefixes for p in _extensions(prefix, n)]
     rows = np.array(prefixes, dtype=np.uint8)
     return [part for part in np.array_split(rows, min(wanted, len(rows))) if part.shape[0]]

@@ -11,9 +11,10 @@ import pytest
 from engine import ConfigError
 from engine.backtracking import (
     FRONTIER_BUDGET,
+    LAST_ROWS,
     Frontier,
     columns_of,
-    count_last_two_rows,
+    count_completions,
     depth_first,
     extend,
     frontier_of,
@@ -94,7 +95,13 @@ def test_listing_is_every_solution_once_in_lexicographic_order(n: int) -> None:
     assert (listing.total, listing.fundamental) == (ALL_SOLUTIONS[n - 1], FUNDAMENTAL[n - 1])
     if listing.total:
         assert_valid_distinct_sorted(listing.boards, n)
-    assert not listing.boards.flags.writeable and not listing.canonical.flags.writeable
+    assert not listing.searched.flags.writeable
+    assert not listing.searched_canonical.flags.writeable
+    blocks = list(listing.blocks(7))
+    assert all(len(boards) == len(marks) <= 7 for boards, marks in blocks)
+    if blocks:
+        assert np.array_equal(np.concatenate([b for b, _ in blocks]), listing.boards)
+        assert np.array_equal(np.concatenate([m for _, m in blocks]), listing.canonical)
 
 
 @pytest.mark.parametrize("n", range(1, 10))
@@ -254,8 +261,10 @@ def test_depth_first_in_small_pieces_counts_the_same() -> None:
     prefixes = np.array([(c,) for c in range(11)], dtype=np.uint8)
     start = frontier_of(prefixes, 11, keep_placements=False)
     pieces = list(depth_first(start, 11, piece=7))
-    assert all(isinstance(p, Frontier) and p.depth == 9 and len(p) <= 7 * 11 for p in pieces)
-    assert sum(map(count_last_two_rows, pieces)) == 2680
+    assert all(
+        isinstance(p, Frontier) and p.depth == 11 - LAST_ROWS and len(p) <= 7 * 11 for p in pieces
+    )
+    assert sum(map(count_completions, pieces)) == 2680
 
 
 def test_piece_size_keeps_the_frontier_within_its_budget() -> None:

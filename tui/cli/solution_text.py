@@ -72,15 +72,9 @@ def rows_text(
 
 def solution_lines(listing: SolutionList) -> Iterator[str]:
     """The solutions, a block of lines at a time, representatives marked."""
-    for start in range(0, listing.total, BLOCK_ROWS):
-        stop = start + BLOCK_ROWS
+    for boards, marked in listing.blocks(BLOCK_ROWS):
         yield rows_text(
-            listing.boards[start:stop],
-            listing.canonical[start:stop],
-            opening="",
-            separator=" ",
-            closing="\n",
-            marked_closing=f" {MARK}\n",
+            boards, marked, opening="", separator=" ", closing="\n", marked_closing=f" {MARK}\n"
         )
 
 
@@ -145,19 +139,16 @@ def write_listing_document(
         "batches_done": done,
         "batches": batches,
     }
-    document["fundamental_indices"] = np.flatnonzero(listing.canonical).tolist()
+    # The representatives are all in the searched half, which comes first.
+    document["fundamental_indices"] = np.flatnonzero(listing.searched_canonical).tolist()
     out.write(json.dumps(document)[:-1] + ', "solutions": [')
-    for start in range(0, listing.total, BLOCK_ROWS):
-        block = listing.boards[start : start + BLOCK_ROWS]
+    separator = ""
+    for boards, marked in listing.blocks(BLOCK_ROWS):
         text = rows_text(
-            block,
-            np.zeros(block.shape[0], dtype=bool),
-            opening="[",
-            separator=", ",
-            closing="], ",
-            marked_closing="], ",
+            boards, marked, opening="[", separator=", ", closing="], ", marked_closing="], "
         )
-        out.write(("" if start == 0 else ", ") + text[:-2])
+        out.write(separator + text[:-2])
+        separator = ", "
     out.write("]}\n")
 
 
