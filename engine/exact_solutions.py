@@ -52,7 +52,7 @@ LISTING_LIMIT: Final = PLACEMENT_LIMIT
 ArrayT = TypeVar("ArrayT", bound=npt.NDArray[np.generic])
 
 Progress = Callable[[int, int], None]
-"""Called after each batch with the first-row placements searched so far and their number."""
+"""Called before the first batch and after each with the prefixes searched and their number."""
 
 _CANONICAL_ROWS: Final = 1 << 16
 """Solutions whose images are made at once (a block of N = 16 takes about 8 MB)."""
@@ -64,21 +64,21 @@ class CountProgress:
 
     Attributes:
         n: The board size.
-        done: Batches of first-row placements searched.
-        batches: Batches in all.
-        solutions: Solutions that begin with the placements searched (with their mirror
-            images): every solution once ``done == batches``.
+        searched: Prefixes (placements of the first rows) searched.
+        prefixes: Prefixes in all: half the boards' (:func:`count_steps`).
+        solutions: Solutions that begin with the prefixes searched, with their mirror
+            images: every solution once ``searched == prefixes``.
     """
 
     n: int
-    done: int
-    batches: int
+    searched: int
+    prefixes: int
     solutions: int
 
     @property
     def complete(self) -> bool:
-        """Whether every placement was searched, so ``solutions`` is the total."""
-        return self.done == self.batches
+        """Whether every prefix was searched, so ``solutions`` is the total."""
+        return self.searched == self.prefixes
 
 
 @dataclass(frozen=True)
@@ -92,19 +92,19 @@ class SolutionCount:
 
 @dataclass(frozen=True)
 class ListingBatch:
-    """The solutions of one batch of first-row placements, their mirror images left out.
+    """The solutions that begin with one batch of prefixes, their mirror images left out.
 
     Attributes:
         n: The board size.
-        done: Batches searched, this one included.
-        batches: Batches in all.
+        searched: Prefixes (placements of the first rows) searched, this batch's included.
+        prefixes: Prefixes in all.
         boards: ``(K, n)`` solutions, lexicographically sorted, read-only.
         canonical: ``(K,)`` whether each is the representative of its fundamental class.
     """
 
     n: int
-    done: int
-    batches: int
+    searched: int
+    prefixes: int
     boards: Columns
     canonical: npt.NDArray[np.bool_]
 
@@ -204,12 +204,16 @@ def check_board_size(n: int, *, listing: bool) -> None:
 
 
 def count_steps(n: int) -> Iterator[CountProgress]:
-    """Count the solutions of ``n``, a batch of first-row placements at a time.
+    """Count the solutions of ``n``, a batch of prefixes at a time.
+
+    The prefixes place the first rows of half the boards: those whose first queen is left of
+    the middle and, when N is odd, those whose first queen is in the middle and second left
+    of it. Every other board is the mirror image of one of them, so the count is doubled.
 
     Yields:
-        The count before the first batch (nothing searched: it says how many batches there
-        are), then after each; the last one is complete. Only masks are kept, never the
-        solutions.
+        The count before the first batch (nothing searched: it says how many prefixes there
+        are), then after each batch; the last one is complete. Only masks are kept, never
+        the solutions.
 
     Raises:
         ConfigError: If the board size cannot be counted (:func:`check_board_size`).
@@ -220,13 +224,15 @@ def count_steps(n: int) -> Iterator[CountProgress]:
         yield CountProgress(n, 1, 1, len(_small_board_solutions(n)))
         return
     batches = _half_prefix_batches(n)
+    prefixes = sum(batch.shape[0] for batch in batches)
     piece = piece_size(n, keep_placements=False)
-    half = 0
-    yield CountProgress(n, 0, len(batches), 0)
-    for done, prefixes in enumerate(batches, start=1):
-        start = frontier_of(prefixes, n, keep_placements=False)
+    searched = half = 0
+    yield CountProgress(n, 0, prefixes, 0)
+    for batch in batches:
+        start = frontier_of(batch, n, keep_placements=False)
         half += sum(map(count_completions, depth_first(start, n, piece)))
-        yield CountProgress(n, done, len(batches), 2 * half)
+        searched += batch.shape[0]
+        yield CountProgress(n, searched, prefixes, 2 * half)
 
 
 def count_solutions(n: int, progress: Progress | None = None) -> SolutionCount:
@@ -235,7 +241,7 @@ def count_solutions(n: int, progress: Progress | None = None) -> SolutionCount:
     Args:
         n: The board size, 1 to :data:`COUNTING_LIMIT`. Each N takes about 6 to 8 times the
             one before: N = 16 takes seconds, N = 18 minutes.
-        progress: Called with (batches done, batches) after each batch.
+        progress: Called with (prefixes searched, prefixes) before and after each batch.
 
     Raises:
         ConfigError: If the board size cannot be counted.
@@ -243,16 +249,16 @@ def count_solutions(n: int, progress: Progress | None = None) -> SolutionCount:
     last = None
     for last in count_steps(n):
         if progress is not None:
-            progress(last.done, last.batches)
+            progress(last.searched, last.prefixes)
     assert last is not None and last.complete
     return SolutionCount(n, last.solutions, fundamental_count(n, last.solutions))
 
 
 def listing_steps(n: int) -> Iterator[ListingBatch]:
-    """Find the solutions of ``n``, a batch of first-row placements at a time.
+    """Find the solutions of ``n``, a batch of prefixes at a time (as :func:`count_steps`).
 
     Yields:
-        An empty batch first (nothing searched: it says how many batches there are), then
+        An empty batch first (nothing searched: it says how many prefixes there are), then
         each batch's solutions, without their mirror images (:func:`solution_list` adds
         them), in lexicographic order from batch to batch.
 
@@ -267,17 +273,18 @@ def listing_steps(n: int) -> Iterator[ListingBatch]:
         yield ListingBatch(n, 1, 1, _read_only(boards), _read_only(canonical_flags(boards)))
         return
     batches = _half_prefix_batches(n)
+    prefixes = sum(batch.shape[0] for batch in batches)
     piece = piece_size(n, keep_placements=True)
-    yield ListingBatch(
-        n, 0, len(batches), _read_only(nothing), _read_only(canonical_flags(nothing))
-    )
-    for done, prefixes in enumerate(batches, start=1):
-        start = frontier_of(prefixes, n, keep_placements=True)
+    yield ListingBatch(n, 0, prefixes, _read_only(nothing), _read_only(canonical_flags(nothing)))
+    searched = 0
+    for batch in batches:
+        start = frontier_of(batch, n, keep_placements=True)
         found = [completions(f) for f in depth_first(start, n, piece)]
         # Placements sort as their boards do, lexicographically.
         boards = columns_of(np.sort(np.concatenate(found)), n) if found else nothing
+        searched += batch.shape[0]
         yield ListingBatch(
-            n, done, len(batches), _read_only(boards), _read_only(canonical_flags(boards))
+            n, searched, prefixes, _read_only(boards), _read_only(canonical_flags(boards))
         )
 
 
@@ -296,7 +303,7 @@ def list_solutions(n: int, progress: Progress | None = None) -> SolutionList:
 
     Args:
         n: The board size, 1 to :data:`LISTING_LIMIT`.
-        progress: Called with (batches done, batches) after each batch.
+        progress: Called with (prefixes searched, prefixes) before and after each batch.
 
     Raises:
         ConfigError: If the board size cannot be listed.
@@ -305,7 +312,7 @@ def list_solutions(n: int, progress: Progress | None = None) -> SolutionList:
     for batch in listing_steps(n):
         batches.append(batch)
         if progress is not None:
-            progress(batch.done, batch.batches)
+            progress(batch.searched, batch.prefixes)
     return solution_list(n, batches, complete=True)
 
 
@@ -349,12 +356,12 @@ def _rows_reversed(placements: Placements, n: int) -> Placements:
 
 
 def _half_prefix_batches(n: int) -> list[Columns]:
-    """The first rows of the half of the boards searched, in lexicographic order, in batches.
+    """The prefixes of the half of the boards searched, in lexicographic order, in batches.
 
     Boards whose first queen is left of the middle, and, when N is odd, whose first queen is
-    in the middle and second left of it; rows are added until there are enough placements to
+    in the middle and second left of it; rows are added until there are enough prefixes to
     make the batches (about ``2 ** (n - 10)``: one batch for N <= 10, whose search takes
-    milliseconds; 64 for N = 16), or until two rows are left.
+    milliseconds; 64 for N = 16), or until :data:`LAST_ROWS` rows are left.
     """
     wanted = min(256, max(1, 2 ** (n - 10)))
     middle = n // 2

@@ -75,7 +75,7 @@ def test_count_json(capsys: pytest.CaptureFixture[str]) -> None:
     document = json.loads(capsys.readouterr().out)
     assert document["n"] == 10 and document["total"] == 724 and document["fundamental"] == 92
     assert document["complete"] is True
-    assert document["batches_done"] == document["batches"]
+    assert document["prefixes_searched"] == document["prefixes"]
     assert isinstance(document["elapsed_s"], float)
     assert "solutions" not in document
 
@@ -191,7 +191,7 @@ def test_the_console_script_prints_every_line_and_no_progress_off_a_terminal() -
 
 
 def interrupt_while_counting(words: list[str], signum: int) -> tuple[int, str, str]:
-    """Run ``queens`` with stderr on a terminal; once its progress line shows a batch done,
+    """Run ``queens`` with stderr on a terminal; once its progress line shows prefixes searched,
     send ``signum``. Returns the exit code, stdout, and what the terminal showed."""
     import pty
 
@@ -202,7 +202,7 @@ def interrupt_while_counting(words: list[str], signum: int) -> tuple[int, str, s
     os.close(terminal)
     shown = b""
     deadline = time.monotonic() + 60
-    while not re.search(rb"[1-9][0-9,]* of [0-9,]+ batches", shown):
+    while not re.search(rb"[1-9][0-9,]* of [0-9,]+ prefixes", shown):
         assert time.monotonic() < deadline, f"no progress line: {shown!r}"
         if select.select([controller], [], [], 0.1)[0]:
             shown += os.read(controller, 4096)
@@ -227,13 +227,14 @@ def test_ctrl_c_while_counting_prints_the_partial_count() -> None:
     )
     assert code == 130
     found = re.fullmatch(
-        r"N = 17: PARTIAL count, interrupted after (\d+) of 128 batches of first rows: "
+        r"N = 17: PARTIAL count, interrupted after ([\d,]+) of ([\d,]+) prefixes \(.*\): "
         r"([\d,]+) solutions so far \(fundamental: not counted\) \([\d.]+ s\)\n",
         out,
     )
     assert found is not None, out
-    assert 1 <= int(found[1]) < 128
-    assert 0 < int(found[2].replace(",", "")) < 95_815_104
+    searched, prefixes, solutions = (int(group.replace(",", "")) for group in found.groups())
+    assert 1 <= searched < prefixes
+    assert 0 < solutions < 95_815_104
     assert "counting N = 17: " in shown and "queens: interrupted" in shown
     assert "Traceback" not in shown
 
@@ -246,7 +247,7 @@ def test_sigterm_while_listing_prints_what_was_found_as_json() -> None:
     assert code == 143
     document = json.loads(out)
     assert document["complete"] is False
-    assert 1 <= document["batches_done"] < document["batches"]
+    assert 1 <= document["prefixes_searched"] < document["prefixes"]
     solutions = np.array(document["solutions"], dtype=np.int64).reshape(-1, 16)
     assert 0 < document["total"] == solutions.shape[0] < 14_772_512
     assert_solutions(solutions[:: max(1, solutions.shape[0] // 500)].tolist(), 16)

@@ -145,15 +145,17 @@ def test_canonical_flags_on_boards_that_are_not_solutions() -> None:
 
 def test_steps_report_progress_and_end_complete() -> None:
     steps = list(count_steps(12))
-    assert steps[0] == CountProgress(12, 0, steps[0].batches, 0)
-    assert [s.done for s in steps] == list(range(len(steps)))
-    assert all(s.batches == len(steps) - 1 for s in steps)
+    prefixes = steps[0].prefixes
+    assert steps[0] == CountProgress(12, 0, prefixes, 0)
+    assert len(steps) > 2 and steps[-1].searched == prefixes
+    assert all(a.searched < b.searched for a, b in itertools.pairwise(steps))
+    assert all(s.prefixes == prefixes for s in steps)
     assert all(a.solutions <= b.solutions for a, b in itertools.pairwise(steps))
     assert [s.complete for s in steps] == [False] * (len(steps) - 1) + [True]
     assert steps[-1].solutions == 14200
     calls: list[tuple[int, int]] = []
-    count_solutions(12, progress=lambda done, of: calls.append((done, of)))
-    assert calls == [(s.done, s.batches) for s in steps]
+    count_solutions(12, progress=lambda searched, of: calls.append((searched, of)))
+    assert calls == [(s.searched, s.prefixes) for s in steps]
 
 
 def test_a_listing_stopped_early_holds_what_was_found_sorted() -> None:
@@ -196,7 +198,7 @@ def test_board_sizes_out_of_reach_are_refused_by_name(n: int, listing: bool, wor
 def test_counting_beyond_the_listing_limit_is_allowed() -> None:
     check_board_size(LISTING_LIMIT + 1, listing=False)
     first = next(count_steps(LISTING_LIMIT + 1))
-    assert (first.done, first.solutions) == (0, 0) and first.batches > 1
+    assert (first.searched, first.solutions) == (0, 0) and first.prefixes > 1
 
 
 @pytest.mark.parametrize("n", range(1, 13))

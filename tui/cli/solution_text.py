@@ -27,6 +27,9 @@ BLOCK_ROWS: Final = 1 << 16
 PROGRESS_INTERVAL: Final = 0.1
 """Seconds between two updates of the progress line."""
 
+PREFIXES: Final = "prefixes (the first rows of half the boards; the rest are mirror images)"
+"""What the progress of a search is counted in."""
+
 LINE_MEANING: Final = (
     f"one line per solution, the column of the queen in each row (0-based); {MARK} marks the "
     "representative of each fundamental class (the lexicographically smallest of its 8 "
@@ -91,21 +94,23 @@ def count_summary(n: int, total: int, fundamental: int, elapsed: float) -> str:
 def partial_count_summary(progress: CountProgress, elapsed: float) -> str:
     """The count so far, said to be partial."""
     return (
-        f"N = {progress.n}: PARTIAL count, interrupted after {progress.done:,} of "
-        f"{progress.batches:,} batches of first rows: {solutions(progress.solutions)} so far "
+        f"N = {progress.n}: PARTIAL count, interrupted after {progress.searched:,} of "
+        f"{progress.prefixes:,} {PREFIXES}: {solutions(progress.solutions)} so far "
         f"(fundamental: not counted) ({elapsed:.3f} s)"
     )
 
 
-def listing_summary(listing: SolutionList, elapsed: float, done: int, batches: int | None) -> str:
+def listing_summary(
+    listing: SolutionList, elapsed: float, searched: int, prefixes: int | None
+) -> str:
     """The summary line above the solutions, partial when the listing was interrupted."""
     counts = f"{solutions(listing.total)}, {listing.fundamental:,} fundamental"
     if listing.complete:
         return f"N = {listing.n}: {counts} ({elapsed:.3f} s); {LINE_MEANING}"
-    of = "?" if batches is None else f"{batches:,}"
+    of = "?" if prefixes is None else f"{prefixes:,}"
     return (
-        f"N = {listing.n}: PARTIAL listing, interrupted after {done:,} of {of} batches of "
-        f"first rows: {counts} so far ({elapsed:.3f} s); {LINE_MEANING}"
+        f"N = {listing.n}: PARTIAL listing, interrupted after {searched:,} of {of} "
+        f"{PREFIXES}: {counts} so far ({elapsed:.3f} s); {LINE_MEANING}"
     )
 
 
@@ -120,13 +125,13 @@ def count_document(
         "fundamental": fundamental,
         "elapsed_s": round(elapsed, 6),
         "complete": progress.complete and fundamental is not None,
-        "batches_done": progress.done,
-        "batches": progress.batches,
+        "prefixes_searched": progress.searched,
+        "prefixes": progress.prefixes,
     }
 
 
 def write_listing_document(
-    listing: SolutionList, elapsed: float, done: int, batches: int | None, out: TextIO
+    listing: SolutionList, elapsed: float, searched: int, prefixes: int | None, out: TextIO
 ) -> None:
     """Write the JSON document of ``queens solutions --json``: the counts, the indices of the
     representatives, then the solutions as lists, written a block at a time."""
@@ -136,8 +141,8 @@ def write_listing_document(
         "fundamental": listing.fundamental,
         "elapsed_s": round(elapsed, 6),
         "complete": listing.complete,
-        "batches_done": done,
-        "batches": batches,
+        "prefixes_searched": searched,
+        "prefixes": prefixes,
     }
     # The representatives are all in the searched half, which comes first.
     document["fundamental_indices"] = np.flatnonzero(listing.searched_canonical).tolist()
@@ -153,8 +158,8 @@ def write_listing_document(
 
 
 class ProgressLine:
-    """``N = 16: 12 of 64 batches (19%), 1.2 s`` on stderr, rewritten in place; only when
-    stderr is a terminal (a script reading stderr gets nothing)."""
+    """``counting N = 16: 412 of 1,118 prefixes (36%), 1.2 s`` on stderr, rewritten in
+    place; only when stderr is a terminal (a script reading stderr gets nothing)."""
 
     def __init__(self, n: int, verb: str) -> None:
         self._n = n
@@ -163,14 +168,14 @@ class ProgressLine:
         self._started = time.monotonic()
         self._last = 0.0
 
-    def __call__(self, done: int, batches: int) -> None:
+    def __call__(self, searched: int, prefixes: int) -> None:
         now = time.monotonic()
         if not self._shown or now - self._last < PROGRESS_INTERVAL:
             return
         self._last = now
         sys.stderr.write(
-            f"\r{self._verb} N = {self._n}: {done:,} of {batches:,} batches of first rows "
-            f"({100 * done // batches}%), {now - self._started:.1f} s\x1b[K"
+            f"\r{self._verb} N = {self._n}: {searched:,} of {prefixes:,} prefixes "
+            f"({100 * searched // prefixes}%), {now - self._started:.1f} s\x1b[K"
         )
         sys.stderr.flush()
 

@@ -147,7 +147,7 @@ def count_exactly(n: int, as_json: bool) -> int:
     interruption: KeyboardInterrupt | None = None
     try:
         for last in count_steps(n):
-            progress(last.done, last.batches)
+            progress(last.searched, last.prefixes)
         fundamental = fundamental_count(n, last.solutions)
     except KeyboardInterrupt as stop:
         interruption = stop
@@ -196,19 +196,19 @@ def list_exactly(n: int, as_json: bool) -> int:
     try:
         for batch in listing_steps(n):
             batches.append(batch)
-            progress(batch.done, batch.batches)
+            progress(batch.searched, batch.prefixes)
     except KeyboardInterrupt as stop:
         interruption = stop
     progress.clear()
     elapsed = time.perf_counter() - started
-    # Stopped before the first step, nothing is known: not even how many batches there are.
-    done, of = (batches[-1].done, batches[-1].batches) if batches else (0, None)
+    # Stopped before the first step, nothing is known: not even how many prefixes there are.
+    searched, of = (batches[-1].searched, batches[-1].prefixes) if batches else (0, None)
     listing = solution_list(n, batches, complete=interruption is None)
     batches.clear()  # their boards are in the listing now: N = 16's took 118 MB more
     if as_json:
-        write_listing_document(listing, elapsed, done, of, sys.stdout)
+        write_listing_document(listing, elapsed, searched, of, sys.stdout)
     else:
-        print(listing_summary(listing, elapsed, done, of))
+        print(listing_summary(listing, elapsed, searched, of))
         for text in solution_lines(listing):
             sys.stdout.write(text)
     if interruption is not None:
