@@ -23,8 +23,9 @@ import numpy as np
 import numpy.typing as npt
 
 Masks = npt.NDArray[np.unsignedinteger[Any]]
-BoolArray = npt.NDArray[np.bool_]
 """``(3, F)``: per partial board, its taken columns and its two diagonal attack masks."""
+
+BoolArray = npt.NDArray[np.bool_]
 
 Columns = npt.NDArray[np.uint8]
 """``(F, n)``: per board, the column of the queen in each row."""
