@@ -70,9 +70,9 @@ async def measure() -> tuple[list[float], list[float], dict[str, list[float]]]:
     app = QueensApp(CONFIG)
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause(0.5)
-        algorithm = app.runner.algorithm
+        algorithm = app.main_screen.runner.algorithm
         assert algorithm is not None
-        status = app.status
+        status = app.main_screen.status
 
         def says(text: str) -> bool:
             return text in str(status.render()).replace("\xa0", " ")
@@ -98,7 +98,7 @@ async def measure() -> tuple[list[float], list[float], dict[str, list[float]]]:
             await _until(lambda: says("PAUSED"))
             latencies["space (pause)"].append(time.perf_counter() - pressed)
             # The engine finishes the generation it was on: wait until that one is shown.
-            await _until(lambda: app.latest is algorithm.snapshot)
+            await _until(lambda: app.main_screen.run.latest is algorithm.snapshot)
             await _until(lambda: says(f"Gen {algorithm.snapshot.generation:,} "))
             target = f"Gen {algorithm.snapshot.generation + 1:,} "
             pressed = time.perf_counter()

@@ -61,14 +61,14 @@ async def dashboard_keys(population: int) -> None:
     app = QueensApp(config, frozen_clock=True)
     start = time.perf_counter()
     async with app.run_test(size=(100, 32)) as pilot:
-        while app.table.row_count != config.population:
+        while app.main_screen.table.row_count != config.population:
             await pilot.pause(0.01)
         await pilot.pause()
         first = time.perf_counter() - start
         print(f"2. Dashboard, P = {config.population:,}, N = {config.n}")
         print(f"   first screen  {first:8.2f} s (includes the engine's first generation)")
         await pilot.press("t")
-        table = app.table
+        table = app.main_screen.table
         for key in ("end", "pageup", "o", "o", "o", "home", "down", "enter", "b"):
             round_trips, own = [], []
             for _ in range(3):

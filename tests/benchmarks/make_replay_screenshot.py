@@ -37,11 +37,18 @@ async def capture(store: Path) -> Path:
 
         for target in range(1, 41):
             await pilot.press("n")
-            await until(lambda t=target: app.latest is not None and app.latest.generation == t)
+            await until(
+                lambda t=target: (
+                    app.main_screen.run.latest is not None
+                    and app.main_screen.run.latest.generation == t
+                )
+            )
         await pilot.press("left_curly_bracket", "left_curly_bracket")
-        await until(lambda: app.travel.active and app.latest.generation == 20)
+        await until(
+            lambda: app.main_screen.travel.active and app.main_screen.run.latest.generation == 20
+        )
         await pilot.pause(0.3)
-        app._repaint(force=True)
+        app.main_screen.painter.repaint(force=True)
         await pilot.pause(0.3)
         return Path(app.save_screenshot(f"{NAME}.svg", path=str(OUT)))
 

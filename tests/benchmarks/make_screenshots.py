@@ -40,7 +40,11 @@ async def step(app: QueensApp, pilot: Pilot[None], generations: int) -> None:
     for target in range(1, generations + 1):
         await pilot.press("n")
         await wait_until(
-            pilot, lambda t=target: app.latest is not None and app.latest.generation == t
+            pilot,
+            lambda t=target: (
+                app.main_screen.run.latest is not None
+                and app.main_screen.run.latest.generation == t
+            ),
         )
     await settle(app, pilot)
 
@@ -48,7 +52,7 @@ async def step(app: QueensApp, pilot: Pilot[None], generations: int) -> None:
 async def settle(app: QueensApp, pilot: Pilot[None]) -> None:
     """Paint everything from the final snapshot and let the screen catch up."""
     await pilot.pause(0.3)
-    app._repaint(force=True)  # the throttled parts (table, chart) too
+    app.main_screen.painter.repaint(force=True)  # the throttled parts (table, chart) too
     await pilot.pause(0.3)
 
 
@@ -62,7 +66,7 @@ async def paused_and_inspecting(app: QueensApp, pilot: Pilot[None]) -> None:
 async def solved(app: QueensApp, pilot: Pilot[None]) -> None:
     """Run flat out to the solution."""
     await pilot.press("space")
-    await wait_until(pilot, lambda: app.run_state == "solved")
+    await wait_until(pilot, lambda: app.main_screen.run.state == "solved")
     await settle(app, pilot)
 
 

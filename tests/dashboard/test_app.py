@@ -29,18 +29,18 @@ def make_app(config: Config = ENDLESS, **kwargs: object) -> QueensApp:
 
 
 def generation(app: QueensApp) -> int:
-    assert app.latest is not None
-    return app.latest.generation
+    assert app.main_screen.run.latest is not None
+    return app.main_screen.run.latest.generation
 
 
 async def test_opens_paused_at_generation_zero_with_the_form_prefilled() -> None:
     app = make_app()
     async with app.run_test(size=(100, 32)):
-        assert app.run_state == "paused"
+        assert app.main_screen.run.state == "paused"
         assert generation(app) == 0
         assert app.query_one("#field-n", Input).value == "24"
         assert app.query_one("#field-seed", Input).value == "7"
-        assert app.board.n == 24
+        assert app.main_screen.board.n == 24
 
 
 async def test_the_app_without_flags_opens_on_the_showcase_at_its_speed() -> None:
@@ -50,8 +50,8 @@ async def test_the_app_without_flags_opens_on_the_showcase_at_its_speed() -> Non
     async with app.run_test(size=(100, 32)):
         assert app.query_one("#field-n", Input).value == str(SHOWCASE.n)
         assert app.query_one("#field-mutation", Select).value == SHOWCASE.mutation
-        assert app.runner.speed_limit == SHOWCASE_SPEED
-        assert app.board.n == SHOWCASE.n
+        assert app.main_screen.runner.speed_limit == SHOWCASE_SPEED
+        assert app.main_screen.board.n == SHOWCASE.n
 
 
 def test_the_showcase_evolves_for_a_while_and_solves() -> None:
@@ -81,24 +81,30 @@ async def test_space_runs_and_pauses_without_losing_history(wait_for: WaitFor) -
     app = make_app()
     async with app.run_test(size=(100, 32)) as pilot:
         await pilot.press("space")
-        assert app.run_state == "running"
-        assert app.status.has_class("-running")
+        assert app.main_screen.run.state == "running"
+        assert app.main_screen.status.has_class("-running")
         await wait_for(pilot, lambda: generation(app) >= 20, "the run to advance")
         await pilot.press("space")
-        assert app.run_state == "paused"
-        assert app.status.has_class("-paused")
+        assert app.main_screen.run.state == "paused"
+        assert app.main_screen.status.has_class("-paused")
         await wait_for(
-            pilot, lambda: generation(app) == app.runner.algorithm.snapshot.generation, "flush"
+            pilot,
+            lambda: generation(app) == app.main_screen.runner.algorithm.snapshot.generation,
+            "flush",
         )
         paused_at = generation(app)
         await pilot.pause(0.3)
         assert generation(app) == paused_at
-        history = app.runner.algorithm.history
+        history = app.main_screen.runner.algorithm.history
         assert len(history) == paused_at + 1
         assert history.column("generation").tolist() == list(range(paused_at + 1))
         # The UI's own copy of the history skipped no generation either.
-        await wait_for(pilot, lambda: len(app.series) == paused_at + 1, "the series to catch up")
-        assert app.series.columns["generation"] == list(range(paused_at + 1))
+        await wait_for(
+            pilot,
+            lambda: len(app.main_screen.run.series) == paused_at + 1,
+            "the series to catch up",
+        )
+        assert app.main_screen.run.series.columns["generation"] == list(range(paused_at + 1))
 
 
 async def test_n_steps_exactly_one_generation(wait_for: WaitFor) -> None:
@@ -109,7 +115,7 @@ async def test_n_steps_exactly_one_generation(wait_for: WaitFor) -> None:
             await wait_for(pilot, lambda e=expected: generation(app) == e, f"generation {expected}")
         await pilot.pause(0.3)
         assert generation(app) == 3
-        assert app.run_state == "paused"
+        assert app.main_screen.run.state == "paused"
 
 
 async def test_stepping_in_the_app_gives_the_headless_run(wait_for: WaitFor) -> None:
@@ -122,7 +128,7 @@ async def test_stepping_in_the_app_gives_the_headless_run(wait_for: WaitFor) -> 
         await wait_for(pilot, lambda: generation(app) >= 30, "thirty generations")
         await pilot.press("space")
         await pilot.pause(0.2)
-        driven = app.runner.algorithm.snapshot
+        driven = app.main_screen.runner.algorithm.snapshot
     headless = GeneticAlgorithm(ENDLESS)
     for _ in range(driven.generation):
         headless.step()
@@ -133,27 +139,27 @@ async def test_stepping_in_the_app_gives_the_headless_run(wait_for: WaitFor) -> 
 async def test_r_starts_a_new_run_from_the_form(wait_for: WaitFor) -> None:
     app = make_app()
     async with app.run_test(size=(100, 32)) as pilot:
-        first = app.runner.run_id
+        first = app.main_screen.runner.run_id
         form = app.query_one(ParamForm)
         form.set_value("n", 10)
         form.set_value("seed", 99)
         await pilot.press("r")
-        assert app.runner.run_id == first + 1
-        assert app.run_state == "running"
-        assert app.runner.algorithm.config.n == 10
-        assert app.runner.algorithm.seed == 99
-        await wait_for(pilot, lambda: app.board.n == 10, "the board to follow")
+        assert app.main_screen.runner.run_id == first + 1
+        assert app.main_screen.run.state == "running"
+        assert app.main_screen.runner.algorithm.config.n == 10
+        assert app.main_screen.runner.algorithm.seed == 99
+        await wait_for(pilot, lambda: app.main_screen.board.n == 10, "the board to follow")
 
 
 async def test_enter_in_a_form_field_starts_a_run() -> None:
     app = make_app()
     async with app.run_test(size=(100, 32)) as pilot:
-        first = app.runner.run_id
+        first = app.main_screen.runner.run_id
         await pilot.press("f")
         await pilot.pause()
         assert isinstance(app.focused, Input)
         await pilot.press("enter")
-        assert app.runner.run_id == first + 1
+        assert app.main_screen.runner.run_id == first + 1
 
 
 async def test_f_focuses_the_form_escape_and_t_the_table_at_80x24() -> None:
@@ -172,7 +178,7 @@ async def test_f_focuses_the_form_escape_and_t_the_table_at_80x24() -> None:
         assert form.region.width == 0
         await pilot.press("f")
         await pilot.pause()
-        app.set_focus(app.board)
+        app.set_focus(app.main_screen.board)
         await pilot.press("t")
         assert isinstance(app.focused, PopulationTable)
 
@@ -184,36 +190,36 @@ async def test_enter_inspects_a_row_and_b_goes_back_to_the_best(wait_for: WaitFo
             await pilot.press("n")
         await wait_for(pilot, lambda: generation(app) == 3, "three steps")
         await pilot.pause(0.1)
-        table = app.table
+        table = app.main_screen.table
         assert table.whole and table.row_count == ENDLESS.population
         await pilot.press("t", "down", "down", "enter")
         await pilot.pause()
-        assert app.inspected is not None
-        snapshot, index = app.inspected
+        assert app.main_screen.run.inspected is not None
+        snapshot, index = app.main_screen.run.inspected
         assert table.cursor_row == 2 and table.get_row_at(2)[1] == index
-        assert app.board.border_title == f"#{index} of gen 3"
+        assert app.main_screen.board.border_title == f"#{index} of gen 3"
         genome = snapshot.population[index]
-        assert app.board.position is not None
-        assert app.board.position.rows.tolist() == genome.tolist()
+        assert app.main_screen.board.position is not None
+        assert app.main_screen.board.position.rows.tolist() == genome.tolist()
         assert app.query_one(ConflictList).display
         await pilot.press("b")
         await pilot.pause()
-        assert app.inspected is None
-        assert app.board.border_title == "best"
+        assert app.main_screen.run.inspected is None
+        assert app.main_screen.board.border_title == "best"
         assert not app.query_one(ConflictList).display
 
 
 async def test_plus_and_minus_change_the_speed_limit() -> None:
     app = make_app()
     async with app.run_test(size=(100, 32)) as pilot:
-        assert app.runner.speed_limit is None
+        assert app.main_screen.runner.speed_limit is None
         await pilot.press("minus")
-        assert app.runner.speed_limit == SPEED_LIMITS[-2]
+        assert app.main_screen.runner.speed_limit == SPEED_LIMITS[-2]
         for _ in range(10):
             await pilot.press("minus")
-        assert app.runner.speed_limit == SPEED_LIMITS[0] == 1.0
+        assert app.main_screen.runner.speed_limit == SPEED_LIMITS[0] == 1.0
         await pilot.press("plus", "plus")
-        assert app.runner.speed_limit == SPEED_LIMITS[2]
+        assert app.main_screen.runner.speed_limit == SPEED_LIMITS[2]
         await pilot.pause()
         assert "≤20/s" in str(app.query_one("#status").render())
 
@@ -226,7 +232,7 @@ async def test_slow_motion_holds_the_engine_back() -> None:
         await pilot.press("space")
         await pilot.pause(0.6)
         # 1 generation per second: a broken limiter would have run hundreds by now.
-        assert app.runner.algorithm.snapshot.generation <= 2
+        assert app.main_screen.runner.algorithm.snapshot.generation <= 2
         await pilot.press("space")
 
 
@@ -268,7 +274,7 @@ async def test_a_bad_value_is_named_kept_and_blocks_a_run(
 ) -> None:
     app = make_app()
     async with app.run_test(size=(100, 32)) as pilot:
-        first = app.runner.run_id
+        first = app.main_screen.runner.run_id
         field_input = app.query_one(f"#field-{field.replace('-', '_')}", Input)
         field_input.value = value
         await pilot.pause()
@@ -281,7 +287,7 @@ async def test_a_bad_value_is_named_kept_and_blocks_a_run(
         assert error_line.display and expected in str(error_line.render())
         await pilot.press("r")
         await pilot.pause()
-        assert app.runner.run_id == first
+        assert app.main_screen.runner.run_id == first
         assert field_input.value == value
         assert app.focused is field_input
         assert any(expected in n.message for n in app._notifications)
@@ -304,7 +310,7 @@ async def test_cross_field_errors_follow_the_other_field() -> None:
         form.set_value("encoding", "integer")
         await pilot.pause()
         await pilot.press("r")
-        assert app.runner.algorithm.config.encoding == "integer"
+        assert app.main_screen.runner.algorithm.config.encoding == "integer"
 
 
 async def test_resizing_while_running_never_crashes() -> None:
@@ -321,9 +327,12 @@ async def test_resizing_while_running_never_crashes() -> None:
             else:
                 form_shown = app.query_one(ParamForm).region.width > 0
                 assert form_shown is (width >= 100)
-                assert app.board.region.height > 0 and app.table.region.height > 0
+                assert (
+                    app.main_screen.board.region.height > 0
+                    and app.main_screen.table.region.height > 0
+                )
         assert app.is_running
-        assert app.run_state == "running"
+        assert app.main_screen.run.state == "running"
         await pilot.press("space")
 
 
@@ -345,7 +354,7 @@ async def test_an_engine_error_is_notified_and_the_app_lives_on(
     app = make_app()
     async with app.run_test(size=(100, 32)) as pilot:
         await pilot.press("space")
-        await wait_for(pilot, lambda: app.run_state == "error", "the error")
+        await wait_for(pilot, lambda: app.main_screen.run.state == "error", "the error")
         assert any("overflow in the fitness" in n.message for n in app._notifications)
         assert "ERROR" in str(app.query_one("#status").render())
         assert generation(app) == 3
@@ -364,7 +373,7 @@ async def test_a_failing_engine_setup_is_notified(monkeypatch: pytest.MonkeyPatc
         monkeypatch.setattr(GeneticAlgorithm, "__init__", broken_init)
         await pilot.press("r")
         await pilot.pause()
-        assert app.run_state == "error"
+        assert app.main_screen.run.state == "error"
         assert any("no room" in n.message for n in app._notifications)
         assert app.is_running
 
@@ -373,10 +382,10 @@ async def test_a_solved_run_is_announced_and_highlighted(wait_for: WaitFor) -> N
     app = make_app(Config(n=8, population=40, seed=1))
     async with app.run_test(size=(100, 32)) as pilot:
         await pilot.press("space")
-        await wait_for(pilot, lambda: app.run_state == "solved", "the solution")
+        await wait_for(pilot, lambda: app.main_screen.run.state == "solved", "the solution")
         await pilot.pause()
-        assert app.status.has_class("-solved")
-        assert app.board.has_class("-solved")
+        assert app.main_screen.status.has_class("-solved")
+        assert app.main_screen.board.has_class("-solved")
         assert any(n.title == "Solved" for n in app._notifications)
         assert "SOLVED" in str(app.query_one("#status").render())
         await pilot.press("space")  # over: says so instead of failing
@@ -409,7 +418,7 @@ async def test_the_table_lists_everyone_ranked_while_running_and_when_paused(
 ) -> None:
     app = make_app(Config(n=16, population=200, seed=5, stop_when_solved=False))
     async with app.run_test(size=(100, 32)) as pilot:
-        table = app.table
+        table = app.main_screen.table
         assert table.whole and table.row_count == 200
         await pilot.press("space")
         await wait_for(pilot, lambda: generation(app) >= 3, "a few generations")
@@ -422,7 +431,7 @@ async def test_the_table_lists_everyone_ranked_while_running_and_when_paused(
         fitness = [table.get_row_at(i)[2] for i in range(table.row_count)]
         assert fitness == sorted(fitness, reverse=True)
         await pilot.press("space")
-        await wait_for(pilot, lambda: app.run_state == "paused", "the pause")
+        await wait_for(pilot, lambda: app.main_screen.run.state == "paused", "the pause")
         await pilot.press("t", "o")
         assert table.sort_by == "conflicts"
         conflicts = [table.get_row_at(i)[3] for i in range(table.row_count)]

@@ -22,7 +22,7 @@ from engine.presets import PRESETS
 from tui.cli.command_line import main as queens_main
 from tui.dashboard.app import QueensApp
 from tui.dashboard.form_guide import fitting_choices
-from tui.dashboard.palette import palette_commands
+from tui.dashboard.palette import palette_commands, save_screenshot_here
 from tui.dashboard.screens import HelpScreen
 from tui.dashboard.screens.too_small import TooSmallScreen
 from tui.dashboard.settings import load_settings
@@ -45,14 +45,14 @@ async def test_a_too_small_terminal_takes_no_key_but_q() -> None:
     async with app.run_test(size=(60, 18)) as pilot:
         await pilot.pause()
         assert isinstance(app.screen, TooSmallScreen)
-        run_id = app.runner.run_id
+        run_id = app.main_screen.runner.run_id
         await pilot.press("f", "9", "r", "space", "n", "s", "x", "question_mark", "ctrl+p")
         await pilot.pause(0.2)
         assert isinstance(app.screen, TooSmallScreen)
-        assert app.form.values()["n"] == "24"
-        assert app.runner.run_id == run_id
-        assert app.run_state == "paused" and app.latest is not None
-        assert app.latest.generation == 0
+        assert app.main_screen.form.values()["n"] == "24"
+        assert app.main_screen.runner.run_id == run_id
+        assert app.main_screen.run.state == "paused" and app.main_screen.run.latest is not None
+        assert app.main_screen.run.latest.generation == 0
         await pilot.resize_terminal(100, 32)
         await pilot.pause()
         assert not isinstance(app.screen, TooSmallScreen)
@@ -73,19 +73,21 @@ async def test_a_random_seed_is_shown_and_the_command_reruns_the_run(
     app = make_app(Config(n=12, population=30, generations=15, stop_when_solved=False))
     async with app.run_test(size=(100, 32)) as pilot:
         await pilot.pause()
-        seed = app.runner.algorithm.seed
-        assert f"seed {seed}" in str(app.status.render())
+        seed = app.main_screen.runner.algorithm.seed
+        assert f"seed {seed}" in str(app.main_screen.status.render())
         await pilot.press("question_mark")
         await pilot.pause()
         assert isinstance(app.screen, HelpScreen)
-        command = app.run_command()
+        command = app.main_screen.run_command()
         assert command is not None and f"--seed {seed}" in command
         assert any(command in note for _, note in app.screen.notes)
         await pilot.press("escape")
         await pilot.pause()
         await pilot.press("space")
-        await wait_for(pilot, lambda: app.run_state in ("stopped", "solved"), "15 generations")
-        shown = app.latest
+        await wait_for(
+            pilot, lambda: app.main_screen.run.state in ("stopped", "solved"), "15 generations"
+        )
+        shown = app.main_screen.run.latest
     words = shlex.split(command)
     assert words[:2] == ["queens", "solve"]
     assert queens_main([*words[1:], "--json"]) in (0, 1)
@@ -112,12 +114,19 @@ async def test_the_status_line_is_one_line_that_keeps_the_seed(
     app = QueensApp(Config(n=200, population=5000, seed=1234567890, stop_when_solved=False))
     async with app.run_test(size=size) as pilot:
         await pilot.press("space")
-        await wait_for(pilot, lambda: app.latest is not None and app.latest.generation >= 2, "gens")
+        await wait_for(
+            pilot,
+            lambda: (
+                app.main_screen.run.latest is not None
+                and app.main_screen.run.latest.generation >= 2
+            ),
+            "gens",
+        )
         await pilot.pause(0.3)
-        text = str(app.status.render())
+        text = str(app.main_screen.status.render())
         await pilot.press("space")
-        assert app.status.region.height == 1
-        assert len(text) <= app.status.content_region.width
+        assert app.main_screen.status.region.height == 1
+        assert len(text) <= app.main_screen.status.content_region.width
         assert "seed 1234567890" in text
         assert "RUNNING" in text
 
@@ -130,7 +139,7 @@ async def test_notifications_do_not_cover_the_table() -> None:
         toasts = list(app.screen.query("Toast"))
         assert toasts
         for toast in toasts:
-            assert not toast.region.overlaps(app.table.region)
+            assert not toast.region.overlaps(app.main_screen.table.region)
 
 
 # Defect 9: --preset NAME shows in the form, and names are not cut ---------------------------
@@ -146,7 +155,7 @@ async def test_the_form_shows_the_preset_it_was_opened_with(name: str) -> None:
         label = select.query_one("SelectCurrent #label")
         assert name in str(label.render())
         assert label.region.width >= len(name)  # shown whole, not cut
-        app.form.set_value("population", 123)
+        app.main_screen.form.set_value("population", 123)
         await pilot.pause()
         assert select.is_blank()
 
@@ -157,7 +166,7 @@ async def test_the_form_shows_the_preset_it_was_opened_with(name: str) -> None:
 async def test_fields_are_grouped_as_a_ga_is_taught() -> None:
     app = make_app()
     async with app.run_test(size=(100, 32)):
-        titles = [str(s.render()) for s in app.form.query(".section")]
+        titles = [str(s.render()) for s in app.main_screen.form.query(".section")]
         assert titles[:7] == [
             "Problem",
             "Population",
@@ -183,11 +192,11 @@ async def test_a_field_that_does_not_apply_is_dimmed(
 ) -> None:
     app = make_app()
     async with app.run_test(size=(100, 32)) as pilot:
-        row = app.form.query_one(f"#row-{field}")
-        app.form.set_value(other, not_applying)
+        row = app.main_screen.form.query_one(f"#row-{field}")
+        app.main_screen.form.set_value(other, not_applying)
         await pilot.pause()
         assert row.has_class("-inapplicable")
-        app.form.set_value(other, applying)
+        app.main_screen.form.set_value(other, applying)
         await pilot.pause()
         assert not row.has_class("-inapplicable")
 
@@ -198,20 +207,20 @@ async def test_operators_offered_fit_the_encoding_and_switch_with_it() -> None:
         crossover = app.query_one("#field-crossover", Select)
         offered = {value for _, value in crossover._options}
         assert offered == set(fitting_choices("crossover", "permutation"))
-        app.form.set_value("encoding", "integer")
+        app.main_screen.form.set_value("encoding", "integer")
         await pilot.pause()
         offered = {value for _, value in crossover._options}
         assert offered == set(fitting_choices("crossover", "integer"))
         assert "ox" not in offered and crossover.value in offered
-        assert app.form.errors == []
+        assert app.main_screen.form.errors == []
         assert any(n.title == "Operators switched" for n in app._notifications)
         mutation = app.query_one("#field-mutation", Select)
         mutation.value = "random-reset"
         await pilot.pause()
-        app.form.set_value("encoding", "permutation")
+        app.main_screen.form.set_value("encoding", "permutation")
         await pilot.pause()
         assert mutation.value != "random-reset"
-        assert app.form.errors == []
+        assert app.main_screen.form.errors == []
 
 
 async def test_errors_are_whole_under_their_field_and_help_is_visible() -> None:
@@ -220,12 +229,12 @@ async def test_errors_are_whole_under_their_field_and_help_is_visible() -> None:
         field = app.query_one("#field-tournament_size", Input)
         field.value = "80"
         await pilot.pause()
-        error = app.form.query_one("#error-tournament_size")
-        message = str(app.form.errors[0])
+        error = app.main_screen.form.query_one("#error-tournament_size")
+        message = str(app.main_screen.form.errors[0])
         assert error.display and message in str(error.render()).replace("\n", " ")
         await pilot.press("f")
         await pilot.pause()
-        help_line = app.form.query_one("#form-help")
+        help_line = app.main_screen.form.query_one("#form-help")
         assert help_line.region.height > 0
         assert "tournament" in str(help_line.render())
 
@@ -236,7 +245,7 @@ async def test_new_engine_fields_show_up_in_the_form() -> None:
         from engine import FIELDS
 
         for name in FIELDS:
-            assert app.form.field_widget(name) is not None
+            assert app.main_screen.form.field_widget(name) is not None
 
 
 # Command palette and themes ------------------------------------------------------------------
@@ -247,7 +256,7 @@ async def test_the_palette_offers_actions_presets_themes_and_a_screenshot(
 ) -> None:
     app = make_app()
     async with app.run_test(size=(100, 32)) as pilot:
-        names = {command.name for command in palette_commands(app)}
+        names = {command.name for command in palette_commands(app.main_screen, app)}
         for expected in ("Run/Pause", "Step", "New", "Help", "Save screenshot"):
             assert expected in names
         for preset in PRESETS:
@@ -260,10 +269,10 @@ async def test_the_palette_offers_actions_presets_themes_and_a_screenshot(
         await pilot.pause(0.5)
         await pilot.press("enter")
         await pilot.pause(0.3)
-        assert app.runner.algorithm.config == PRESETS["sheppard"].config(24, seed=7)
+        assert app.main_screen.runner.algorithm.config == PRESETS["sheppard"].config(24, seed=7)
         assert app.query_one(PresetSelect).value == "sheppard"
         monkeypatch.chdir(tmp_path)
-        app.save_screenshot_here()
+        save_screenshot_here(app)
         assert list(tmp_path.glob("*.svg"))
 
 
@@ -287,4 +296,4 @@ async def test_a_broken_settings_file_is_ignored(private_settings: Path) -> None
     async with app.run_test(size=(100, 32)) as pilot:
         await pilot.pause()
         assert app.theme == "textual-dark"
-        assert isinstance(app.form, ParamForm)
+        assert isinstance(app.main_screen.form, ParamForm)

@@ -72,9 +72,9 @@ async def test_choosing_a_preset_fills_every_field() -> None:
         # Still editable afterwards, and the edit is what a run gets.
         app.query_one("#field-population", Input).value = "60"
         await pilot.press("r")
-        assert app.runner.algorithm is not None
-        assert app.runner.algorithm.config.population == 60
-        assert app.runner.algorithm.config.crossover == "cut-crossfill"
+        assert app.main_screen.runner.algorithm is not None
+        assert app.main_screen.runner.algorithm.config.population == 60
+        assert app.main_screen.runner.algorithm.config.crossover == "cut-crossfill"
 
 
 async def test_a_preset_that_does_not_fit_n_switches_n_and_says_why() -> None:
@@ -104,7 +104,7 @@ def test_find_all_lifts_the_stop_limits_and_budgets_large_n() -> None:
 async def test_s_finds_every_solution_at_n_6_and_escape_returns(wait_for: WaitFor) -> None:
     app = make_app(Config(n=6, seed=1))
     async with app.run_test(size=(100, 32)) as pilot:
-        main_run = app.runner.run_id
+        main_run = app.main_screen.runner.run_id
         await pilot.press("s")
         await pilot.pause()
         screen = app.screen
@@ -119,8 +119,8 @@ async def test_s_finds_every_solution_at_n_6_and_escape_returns(wait_for: WaitFo
         await pilot.pause()
         assert not isinstance(app.screen, SolutionsScreen)
         # The main run was neither replaced nor fed the screen's snapshots.
-        assert app.runner.run_id == main_run
-        assert app.latest is not None and app.latest.generation == 0
+        assert app.main_screen.runner.run_id == main_run
+        assert app.main_screen.run.latest is not None and app.main_screen.run.latest.generation == 0
 
 
 async def test_s_beyond_n_12_says_finding_all_is_out_of_reach() -> None:
@@ -164,7 +164,7 @@ async def test_x_opens_the_race_and_n_steps_both_sides_once(wait_for: WaitFor) -
         first, second = screen.runner.algorithms or ()
         assert first.config == ENDLESS and second.config == PRESETS["default"].config(24, seed=7)
         # The main run did not move.
-        assert app.latest is not None and app.latest.generation == 0
+        assert app.main_screen.run.latest is not None and app.main_screen.run.latest.generation == 0
         await pilot.press("escape")
         await pilot.pause()
         assert not isinstance(app.screen, RaceScreen)

@@ -32,7 +32,7 @@ async def _steady(app: QueensApp, pilot: Pilot[None]) -> None:
     for field in app.query(Input):
         field.cursor_blink = False
     await pilot.pause(0.2)
-    app._repaint(force=True)
+    app.main_screen.painter.repaint(force=True)
     await pilot.pause(0.2)
 
 
@@ -43,9 +43,15 @@ def test_paused_with_an_inspected_individual(snap_compare: Any) -> None:
         for generation in range(1, 6):
             await pilot.press("n")
             await _until(
-                pilot, lambda g=generation: app.latest is not None and app.latest.generation >= g
+                pilot,
+                lambda g=generation: (
+                    app.main_screen.run.latest is not None
+                    and app.main_screen.run.latest.generation >= g
+                ),
             )
-        await _until(pilot, lambda: app.latest is app.runner.algorithm.snapshot)
+        await _until(
+            pilot, lambda: app.main_screen.run.latest is app.main_screen.runner.algorithm.snapshot
+        )
         await pilot.pause(0.2)
         await pilot.press("t", "down", "down", "enter")
         await _steady(app, pilot)
@@ -58,7 +64,7 @@ def test_solved_at_80x24(snap_compare: Any) -> None:
 
     async def run_before(pilot: Pilot[None]) -> None:
         await pilot.press("space")
-        await _until(pilot, lambda: app.run_state == "solved")
+        await _until(pilot, lambda: app.main_screen.run.state == "solved")
         await _steady(app, pilot)
 
     assert snap_compare(app, terminal_size=(80, 24), run_before=run_before)

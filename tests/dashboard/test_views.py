@@ -71,19 +71,24 @@ def test_ordered_window_of_a_large_tied_population_matches_lexsort() -> None:
 async def test_a_million_individuals_open_and_q_quits(wait_for: WaitFor) -> None:
     app = make_app(Config(n=8, population=1_000_000, seed=1))
     async with app.run_test(size=(100, 32)) as pilot:
-        await wait_for(pilot, lambda: app.table.row_count == 1_000_000, "the first screen")
+        await wait_for(
+            pilot, lambda: app.main_screen.table.row_count == 1_000_000, "the first screen"
+        )
         await pilot.pause()
-        table = app.table
+        table = app.main_screen.table
         # Only the rows in view were asked for: the window is the height of the table.
         assert table.rows(0, 5).size == 5
-        assert table.get_row_at(0)[2] == app.latest.fitness.max()  # type: ignore[union-attr]
+        assert table.get_row_at(0)[2] == app.main_screen.run.latest.fitness.max()  # type: ignore[union-attr]
         await pilot.press("t", "end")
         assert table.cursor_row == 999_999
         last = table.get_row_at(999_999)
-        assert last[2] == app.latest.fitness.min()  # type: ignore[union-attr]
+        assert last[2] == app.main_screen.run.latest.fitness.min()  # type: ignore[union-attr]
         await pilot.press("enter")
         await pilot.pause()
-        assert app.inspected is not None and app.inspected[1] == last[1]
+        assert (
+            app.main_screen.run.inspected is not None
+            and app.main_screen.run.inspected[1] == last[1]
+        )
         assert app.return_code is None
         await pilot.press("q")
         await wait_for(pilot, lambda: app.return_code == 0, "q to quit")
@@ -92,8 +97,8 @@ async def test_a_million_individuals_open_and_q_quits(wait_for: WaitFor) -> None
 async def test_table_keys_move_the_cursor_and_enter_inspects_that_row(wait_for: WaitFor) -> None:
     app = make_app(Config(n=12, population=500, seed=3))
     async with app.run_test(size=(100, 32)) as pilot:
-        await wait_for(pilot, lambda: app.table.row_count == 500, "the table")
-        table = app.table
+        await wait_for(pilot, lambda: app.main_screen.table.row_count == 500, "the table")
+        table = app.main_screen.table
         await pilot.press("t", "down", "down", "down", "up")
         assert table.cursor_row == 2
         await pilot.press("pagedown")
@@ -106,8 +111,8 @@ async def test_table_keys_move_the_cursor_and_enter_inspects_that_row(wait_for: 
         assert table.cursor_row == 0 and table.scroll_offset.y == 0
         await pilot.press("pagedown", "enter")
         await pilot.pause()
-        assert app.inspected is not None
-        assert app.inspected[1] == table.get_row_at(page)[1]
+        assert app.main_screen.run.inspected is not None
+        assert app.main_screen.run.inspected[1] == table.get_row_at(page)[1]
         # The rows really are in ranking order.
         fitness = [table.get_row_at(row)[2] for row in range(500)]
         assert fitness == sorted(fitness, reverse=True)
@@ -223,10 +228,10 @@ async def test_a_large_board_is_a_labelled_density_picture_and_z_opens_on_an_att
     app = make_app(Config(n=1000, population=20, seed=4))
     async with app.run_test(size=(100, 32)) as pilot:
         await pilot.pause()
-        board = app.board
+        board = app.main_screen.board
         assert board.mode == "density"
         # Labelled at generation 0 already.
-        assert app.latest is not None and app.latest.generation == 0
+        assert app.main_screen.run.latest is not None and app.main_screen.run.latest.generation == 0
         label = str(board.border_subtitle)
         scale = f"{board.scale}x{2 * board.scale}"
         assert board.view_label() == f"1 char = {scale} squares, shade = queens"
@@ -335,10 +340,10 @@ async def test_c_switches_the_chart_to_conflicts_and_it_has_six_rows_at_80x24(
     async with app.run_test(size=(80, 24)) as pilot:
         for _ in range(3):
             await pilot.press("n")
-        await wait_for(pilot, lambda: len(app.series) == 4, "three steps")
-        app._repaint(force=True)
+        await wait_for(pilot, lambda: len(app.main_screen.run.series) == 4, "three steps")
+        app.main_screen.painter.repaint(force=True)
         await pilot.pause()
-        plot = app.plot
+        plot = app.main_screen.plot
         # One legend line and one axis line: the rest is plot.
         assert plot.size.height - 2 >= 6
         assert plot.render_line(0).text.startswith("fitness")

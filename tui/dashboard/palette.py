@@ -1,24 +1,41 @@
 """The command palette (ctrl+p): every key's action, the presets, themes, a screenshot.
 
 Ctrl+p is a plain control character, so it reaches the app over SSH. The commands are built
-from the app's bindings (so a new key appears here by itself), the presets of
-:data:`engine.presets.PRESETS` and the app's themes.
+from the main screen's bindings table (so a new key appears here by itself), the presets of
+:data:`engine.presets.PRESETS` and the app's themes. The palette acts on the screen it was
+opened over, through what :class:`CommandTarget` names: it knows no app or screen class.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from functools import partial
-from typing import TYPE_CHECKING
+from typing import Any, Protocol, runtime_checkable
 
+from textual.app import App
 from textual.command import DiscoveryHit, Hit, Hits, Provider
+from textual.dom import DOMNode
 
 from engine.presets import PRESETS
+from tui.dashboard.actions.bindings import MAIN_BINDINGS
 from tui.dashboard.screens.help import described
 
-if TYPE_CHECKING:
-    from tui.dashboard.app import QueensApp
+
+@runtime_checkable
+class CommandTarget(Protocol):
+    """What the palette's commands act on: the main screen."""
+
+    async def run_action(
+        self, action: str, namespaces: Mapping[str, DOMNode] | None = None
+    ) -> None:
+        """Run one of the screen's key actions."""
+
+    def run_command(self) -> str | None:
+        """The command that reruns the run (``None``: no run yet)."""
+
+    def choose_preset(self, name: str, *, run: bool) -> None:
+        """Fill the form from a preset and, if asked, start a run."""
 
 
 @dataclass(frozen=True)
@@ -30,29 +47,36 @@ class PaletteCommand:
     run: Callable[[], object]
 
 
-def palette_commands(app: QueensApp) -> list[PaletteCommand]:
-    """Every command the palette offers, in the order it lists them."""
+def palette_commands(target: CommandTarget, app: App[Any]) -> list[PaletteCommand]:
+    """Every command the palette offers, in the order it lists them.
+
+    Args:
+        target: The screen the commands act on.
+        app: The app (its key names and themes).
+    """
     commands: list[PaletteCommand] = []
-    for binding in described(app.BINDINGS):
+    for binding in described(MAIN_BINDINGS):
         if binding.action in ("leave_form",):
             continue
         key = binding.key_display or app.get_key_display(binding)
         help_text = f"key {key}" + (f": {binding.tooltip}" if binding.tooltip else "")
         commands.append(
-            PaletteCommand(binding.description, help_text, partial(app.run_action, binding.action))
+            PaletteCommand(
+                binding.description, help_text, partial(target.run_action, binding.action)
+            )
         )
     commands.append(
         PaletteCommand(
             "Reproduce this run",
             "show (and copy) the queens solve command that reruns it",
-            app.show_reproduce_command,
+            partial(show_reproduce_command, app, target.run_command),
         )
     )
     commands.append(
         PaletteCommand(
             "Save screenshot",
             "an SVG of the screen, in the current directory",
-            app.save_screenshot_here,
+            partial(save_screenshot_here, app),
         )
     )
     for name, preset in PRESETS.items():
@@ -60,14 +84,14 @@ def palette_commands(app: QueensApp) -> list[PaletteCommand]:
             PaletteCommand(
                 f"Preset {name}",
                 f"fill the form: {preset.summary}",
-                partial(app.choose_preset, name, run=False),
+                partial(target.choose_preset, name, run=False),
             )
         )
         commands.append(
             PaletteCommand(
                 f"New run with preset {name}",
                 f"fill the form and start: {preset.summary}",
-                partial(app.choose_preset, name, run=True),
+                partial(target.choose_preset, name, run=True),
             )
         )
     for theme in sorted(app.available_themes):
@@ -81,14 +105,36 @@ def palette_commands(app: QueensApp) -> list[PaletteCommand]:
     return commands
 
 
+def show_reproduce_command(app: App[Any], run_command: Callable[[], str | None]) -> None:
+    """Say (and copy, where the terminal allows) the command that reruns the run."""
+    command = run_command()
+    if command is None:
+        app.notify("There is no run yet: press r for a new run.", timeout=3)
+        return
+    app.copy_to_clipboard(command)
+    app.notify(command, title="Reruns this run (copied)", timeout=15)
+
+
+def save_screenshot_here(app: App[Any]) -> None:
+    """Save an SVG of the screen in the current directory (in a browser: download it)."""
+    if app.is_web:
+        app.deliver_screenshot()
+        app.notify("The browser downloads it.", title="Screenshot", timeout=6)
+        return
+    try:
+        path = app.save_screenshot()
+    except OSError as error:
+        app.notify(f"Could not save the screenshot: {error}", severity="error")
+        return
+    app.notify(path, title="Screenshot saved", timeout=6)
+
+
 class DashboardCommands(Provider):
     """The dashboard's own palette provider."""
 
     def _commands(self) -> list[PaletteCommand]:
-        from tui.dashboard.app import QueensApp
-
-        app = self.app
-        return palette_commands(app) if isinstance(app, QueensApp) else []
+        screen = self.screen
+        return palette_commands(screen, self.app) if isinstance(screen, CommandTarget) else []
 
     async def discover(self) -> Hits:
         """Everything, before anything is typed."""

@@ -1,125 +1,199 @@
-"""Run control: start a run, follow its messages, say when it is over.
+"""Run control: start a run, follow the engine runner's reports, say when the run is over.
 
 The engine steps in a thread worker (:class:`~tui.dashboard.widgets.EngineRunner`) and reports
-through
-messages; these handlers keep the newest snapshot in :attr:`latest` and the run's state in
-:attr:`run_state`, and leave the painting to :mod:`tui.dashboard.repaint`.
+through messages, which the main screen hands to :class:`RunControl`; it keeps the newest
+snapshot and the run's state in one :class:`~tui.dashboard.current_run.CurrentRun` and leaves
+the painting to :class:`~tui.dashboard.painter.Painter`.
 """
 
 from __future__ import annotations
 
-from textual import on
+from textual.screen import Screen
 
-from engine import Config
-from tui.dashboard.dashboard_parts import DashboardParts
+from engine import Config, GeneticAlgorithm, Snapshot
+from tui.dashboard.current_run import CurrentRun
 from tui.dashboard.history_series import HistorySeries
-from tui.dashboard.widgets import EngineRunner, PopulationTable
+from tui.dashboard.painter import Painter
+from tui.dashboard.recording import DashboardRecording
+from tui.dashboard.time_travel import TimeTravel
+from tui.dashboard.widgets import EngineRunner, StatusLine
 
 
-class RunControl(DashboardParts):
-    """Starts runs and follows the runner's messages."""
+class RunControl:
+    """Starts, runs, pauses and steps the current run, and follows what the runner reports.
 
-    def _start(self, config: Config, *, run: bool) -> bool:
-        """Replace the run; an engine error is reported, never raised."""
+    Args:
+        screen: The main screen (notifications).
+        run: The record of the current run.
+        runner: Steps the run in a thread.
+        painter: Paints the run.
+        status: Says how the run stopped and under which number it is recorded.
+        recording: Records the run in the run store.
+        travel: The past generation shown, if any: the live run's reports wait meanwhile.
+    """
+
+    def __init__(
+        self,
+        screen: Screen[None],
+        run: CurrentRun,
+        runner: EngineRunner,
+        painter: Painter,
+        status: StatusLine,
+        recording: DashboardRecording,
+        travel: TimeTravel,
+    ) -> None:
+        self.screen = screen
+        self.run = run
+        self.runner = runner
+        self.painter = painter
+        self.status = status
+        self.recording = recording
+        self.travel = travel
+
+    def start(self, config: Config, *, run: bool, record: bool) -> bool:
+        """Replace the run; an engine error is reported, never raised.
+
+        Args:
+            config: The new run's config.
+            run: Start stepping at once (else wait at generation 0).
+            record: Record the run in the run store.
+
+        Returns:
+            Whether the run started.
+        """
         try:
             # Paused at generation 0 until the recorder has it; then running if asked.
             algorithm = self.runner.start(config, run=False)
         except Exception as error:
-            self._engine_failed(f"{type(error).__name__}: {error}")
+            self.report_failure(f"{type(error).__name__}: {error}")
             return False
-        self.begin_recording(algorithm)
+        self._begin_recording(algorithm, record)
         if run:
             self.runner.resume()
-        self.latest = algorithm.snapshot
-        self._fit_layout(self.size.width, self.size.height)
-        self.series = HistorySeries()
-        self.inspected = None
+        self.run.latest = algorithm.snapshot
+        self.run.series = HistorySeries()
+        self.run.inspected = None
         self.status.stop_reason = None
-        self.run_state = "running" if run else "paused"
-        self.reset_painting()
-        self._repaint(force=True)
+        self.run.state = "running" if run else "paused"
+        self.painter.reset()
+        self.painter.repaint(force=True)
         return True
 
-    def _engine_failed(self, error: str) -> None:
-        self.run_state = "error"
-        self.notify(error, title="Engine error", severity="error", timeout=10)
-        self._repaint(force=True)
+    def _begin_recording(self, algorithm: GeneticAlgorithm, record: bool) -> None:
+        """A new run (at generation 0, not yet stepping): record it if asked to."""
+        self.show_live()
+        self.travel.detach()
+        self.recording.enabled = record
+        run_id = self.recording.begin(algorithm)
+        self.status.run_label = None if run_id is None else f"run {run_id}"
+        if run_id is not None:
+            self.travel.attach(self.recording.store(), run_id, replay_only=False)
 
-    def run_is_over(self) -> bool:
-        """Whether the current run can go no further (and say what to do)."""
-        if self.run_state in ("solved", "stopped", "error", "idle"):
-            reason = {
-                "idle": "There is no run yet",
-                "error": "The run failed",
-            }.get(self.run_state, "The run is over")
-            self.notify(f"{reason}: press r for a new run.", timeout=3)
-            return True
-        return False
+    def show_live(self) -> None:
+        """Follow the live run again (after time travel)."""
+        if not self.travel.active:
+            return
+        self.travel.leave()
+        self.status.note = None
+        algorithm = self.runner.algorithm
+        if algorithm is not None:
+            self.run.latest = algorithm.snapshot
+        self.run.inspected = None
+        self.painter.redraw_chart()
+        self.painter.dirty = True
+        self.painter.repaint(force=True)
 
-    def pause_run(self) -> None:
+    def toggle(self) -> None:
+        """Run or pause the current run."""
+        if self.is_over():
+            return
+        if self.runner.running:
+            self.runner.pause()
+            self.recording.flush()
+            self.run.state = "paused"
+        else:
+            self.runner.resume()
+            self.run.state = "running"
+        self.painter.repaint(force=True)
+
+    def step_once(self) -> None:
+        """Pause, then step exactly one generation."""
+        if self.is_over():
+            return
+        self.runner.step_once()
+        self.run.state = "paused"
+        self.painter.repaint(force=True)
+
+    def pause(self) -> None:
         """Pause the run if it is running (another screen or a past generation is shown)."""
         if self.runner.running:
             self.runner.pause()
             self.recording.flush()
-            self.run_state = "paused"
-            self._repaint(force=True)
+            self.run.state = "paused"
+            self.painter.repaint(force=True)
 
-    def form_config(self) -> Config | None:
-        """The form's config, or ``None`` after saying what is wrong with it."""
-        config = self.form.config()
-        if config is None:
-            self.notify(
-                "\n".join(str(error) for error in self.form.errors[:3]),
-                title="Fix the form first",
-                severity="error",
-            )
-        return config
+    def change_speed(self, steps: int) -> None:
+        """Raise (or, for negative ``steps``, lower) the engine's speed limit."""
+        self.runner.set_speed(self.runner.speed_index + steps)
+        self.painter.paint_status()
 
-    @on(EngineRunner.Stepped)
-    def _stepped(self, message: EngineRunner.Stepped) -> None:
-        if message.run_id == self.runner.run_id and not self.travel.active:
-            self.latest = message.snapshot
-            self.dirty = True
-            if self.run_state != "running":
+    def is_over(self) -> bool:
+        """Whether the current run can go no further (and say what to do)."""
+        if self.run.state in ("solved", "stopped", "error", "idle"):
+            reason = {
+                "idle": "There is no run yet",
+                "error": "The run failed",
+            }.get(self.run.state, "The run is over")
+            self.screen.notify(f"{reason}: press r for a new run.", timeout=3)
+            return True
+        return False
+
+    def report_failure(self, error: str) -> None:
+        """The engine raised: say so, and keep the app alive."""
+        self.run.state = "error"
+        self.screen.notify(error, title="Engine error", severity="error", timeout=10)
+        self.painter.repaint(force=True)
+
+    # What the runner reports (the main screen receives its messages) ---------------------
+
+    def stepped(self, run_id: int, snapshot: Snapshot) -> None:
+        """A newer snapshot of run ``run_id``: painted at the next frame."""
+        if run_id == self.runner.run_id and not self.travel.active:
+            self.run.latest = snapshot
+            self.painter.dirty = True
+            if self.run.state != "running":
                 # A single step (`n`): show it now rather than at the next frame.
-                self._repaint(force=True)
+                self.painter.repaint(force=True)
 
-    @on(EngineRunner.Finished)
-    def _finished(self, message: EngineRunner.Finished) -> None:
-        if message.run_id != self.runner.run_id:
+    def finished(self, run_id: int, snapshot: Snapshot) -> None:
+        """Run ``run_id``'s stop rule fired: say how it ended."""
+        if run_id != self.runner.run_id:
             return
-        snapshot = message.snapshot
         self.recording.end(finished=True)
         if self.travel.active:
             return
-        self.latest = snapshot
+        self.run.latest = snapshot
         self.status.stop_reason = snapshot.stop_reason
         if snapshot.solved:
-            self.run_state = "solved"
-            self.notify(
+            self.run.state = "solved"
+            self.screen.notify(
                 f"N = {snapshot.n} solved at generation {snapshot.generation:,} "
                 f"({snapshot.evaluations:,} evaluations).",
                 title="Solved",
             )
         else:
-            self.run_state = "stopped"
-            self.notify(
+            self.run.state = "stopped"
+            self.screen.notify(
                 f"Stopped at generation {snapshot.generation:,}: {snapshot.stop_reason}; "
                 f"best has {snapshot.best_conflicts} conflicts.",
                 title="Run over",
                 severity="warning",
             )
-        self._repaint(force=True)
+        self.painter.repaint(force=True)
 
-    @on(EngineRunner.Failed)
-    def _failed(self, message: EngineRunner.Failed) -> None:
-        if message.run_id == self.runner.run_id:
+    def engine_failed(self, run_id: int, error: str) -> None:
+        """Run ``run_id``'s engine raised: show the last generation that did complete."""
+        if run_id == self.runner.run_id:
             if self.runner.algorithm is not None:
-                # Show the last generation that did complete.
-                self.latest = self.runner.algorithm.snapshot
-            self._engine_failed(message.error)
-
-    @on(PopulationTable.Inspect)
-    def _inspect(self, message: PopulationTable.Inspect) -> None:
-        self.inspected = (message.snapshot, message.index)
-        self._paint_board()
+                self.run.latest = self.runner.algorithm.snapshot
+            self.report_failure(error)

@@ -42,11 +42,29 @@ class TimeTravel:
         self.timeline: Timeline | None = None
         self.replay_only = False
         """A recorded run loaded for replay: there is no live run to return to."""
+        self.request = 0
+        """Counts the generations asked for and the returns to live: a generation computed
+        for an older request is no longer wanted."""
 
     @property
     def active(self) -> bool:
         """Whether a past generation is shown."""
         return self.position is not None
+
+    def ask(self, generation: int) -> int:
+        """Show ``generation`` from now on; returns the request to compute it under."""
+        self.request += 1
+        self.position = generation
+        return self.request
+
+    def leave(self) -> None:
+        """Follow the live run again; a generation still being computed is not wanted."""
+        self.position = None
+        self.request += 1
+
+    def is_latest(self, request: int) -> bool:
+        """Whether a generation computed for ``request`` is still the one to show."""
+        return request == self.request and self.active
 
     def attach(self, store: RunStore, run_id: int, *, replay_only: bool) -> None:
         """Travel in this run from now on."""

@@ -1,10 +1,6 @@
-"""The dashboard's key actions, grouped by what they act on, one mixin per module."""
+"""What the main screen's keys do: the bindings table, the time-travel keys, the record keys.
 
-from __future__ import annotations
-
-from tui.dashboard.actions.palette_keys import PaletteActions
-from tui.dashboard.actions.run_keys import RunKeys
-from tui.dashboard.actions.screen_keys import ScreenKeys
-from tui.dashboard.actions.view_keys import ViewKeys
-
-__all__ = ["PaletteActions", "RunKeys", "ScreenKeys", "ViewKeys"]
+:mod:`~tui.dashboard.actions.bindings` is the table of keys the footer, help and the palette
+read; :mod:`~tui.dashboard.actions.travel_keys` and :mod:`~tui.dashboard.actions.record_keys`
+are the objects the main screen's time-travel and record keys call.
+"""

@@ -1,0 +1,31 @@
+"""The run the main screen shows, as one record: its newest snapshot, history, state, inspected.
+
+No Textual here. :class:`~tui.dashboard.run_control.RunControl` changes the record as the
+engine reports, the time-travel and record keys when they show another generation or run, and
+:class:`~tui.dashboard.painter.Painter` paints from it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Final
+
+from engine import Snapshot
+from tui.dashboard.history_series import HistorySeries
+
+RUN_STATES: Final = ("idle", "running", "paused", "solved", "stopped", "error")
+"""What :attr:`CurrentRun.state` may be."""
+
+
+@dataclass
+class CurrentRun:
+    """What the main screen shows of the current run."""
+
+    latest: Snapshot | None = None
+    """The newest snapshot of the run (in time travel: the past generation shown)."""
+    series: HistorySeries = field(default_factory=HistorySeries)
+    """The run's history, as the charts read it."""
+    state: str = "idle"
+    """One of :data:`RUN_STATES`."""
+    inspected: tuple[Snapshot, int] | None = None
+    """The individual on the board instead of the best: a snapshot and a population index."""

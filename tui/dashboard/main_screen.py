@@ -1,0 +1,404 @@
+"""The main screen: the form, board, charts, table and status line of one run, and its keys.
+
+The screen composes the views and owns the run; its parts are objects it calls by name:
+:class:`~tui.dashboard.run_control.RunControl` (starts the run, follows the runner's messages
+received here), :class:`~tui.dashboard.painter.Painter` (paints the views at their rates), and
+the time-travel and record keys' :class:`~tui.dashboard.actions.travel_keys.TravelKeys` and
+:class:`~tui.dashboard.actions.record_keys.RecordKeys`. Its keys are
+:data:`tui.dashboard.actions.bindings.MAIN_BINDINGS`.
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar, Final
+
+from textual import on
+from textual.actions import SkipAction
+from textual.app import ComposeResult
+from textual.binding import BindingType
+from textual.containers import Horizontal, Vertical
+from textual.screen import Screen
+from textual.widgets import Footer
+
+from engine import Config
+from tui.dashboard.actions.bindings import MAIN_BINDINGS, TRAVEL_ACTIONS, help_sections
+from tui.dashboard.actions.record_keys import RecordKeys
+from tui.dashboard.actions.travel_keys import BIG_STEP, TravelKeys
+from tui.dashboard.current_run import CurrentRun
+from tui.dashboard.painter import FRAME_RATE, Painter
+from tui.dashboard.recording import DashboardRecording
+from tui.dashboard.reproduce import reproduce_command
+from tui.dashboard.run_control import RunControl
+from tui.dashboard.screens import HelpScreen, RaceScreen, SolutionsScreen
+from tui.dashboard.time_travel import TimeTravel
+from tui.dashboard.widgets import (
+    SPEED_LIMITS,
+    Board,
+    ConflictList,
+    EngineRunner,
+    FitnessPlot,
+    FitnessSparks,
+    ParamForm,
+    PopulationTable,
+    StatusLine,
+)
+from tui.dashboard.widgets.fitness_plot import legend_markup
+
+WIDE_WIDTH: Final = 100
+"""From this width on the form stays open beside the board."""
+TOP_SHARE: Final = 0.7
+"""Of the rows below the status line, the board and chart take at most this share."""
+
+
+class MainScreen(Screen[None]):
+    """One run of a GA on the N-Queens puzzle: its parameters, its board, its population.
+
+    Args:
+        config: Prefills the form; the first run starts from it, paused at generation 0.
+        opening_speed: The speed limit to open with (``None``: unlimited).
+        ascii: Draw queens as ``Q``/``X`` instead of chess symbols.
+        frozen_clock: Hide wall-clock figures, for reproducible screenshots and tests.
+        record: Record runs in the run store (the form's toggle starts so).
+        store: The run store's path (``None``: ``$QUEENS_STORE`` or the user data folder).
+        replay: Open on this recorded run (an id, or a run file's path) in time travel.
+    """
+
+    BINDINGS: ClassVar[list[BindingType]] = MAIN_BINDINGS
+
+    def __init__(
+        self,
+        config: Config,
+        *,
+        opening_speed: float | None = None,
+        ascii: bool = False,
+        frozen_clock: bool = False,
+        record: bool = False,
+        store: str | None = None,
+        replay: int | str | None = None,
+    ) -> None:
+        super().__init__()
+        self.initial_config = config
+        """The config the form starts with."""
+        self.opening_speed = opening_speed
+        self.ascii = ascii
+        self.frozen_clock = frozen_clock
+        self.replay = replay
+        self.run = CurrentRun()
+        """What the screen shows of the current run."""
+        self.recording = DashboardRecording(store, enabled=record, on_error=self._recording_failed)
+        """Records the current run in the run store (when the form's toggle says so)."""
+        self.travel = TimeTravel()
+        """The past generation shown, if any."""
+        self._mounted = False
+
+    # Layout -------------------------------------------------------------------------------
+
+    def compose(self) -> ComposeResult:
+        """Status line, form, board, fitness, table, footer."""
+        with Horizontal(id="body"):
+            yield ParamForm(self.initial_config, record=self.recording.enabled, id="form")
+            with Vertical(id="main"):
+                # The status line sits above the board, not across the form: Textual repaints
+                # the bounding box of what changed, and a full-width line changing ten times a
+                # second would make it repaint every field of the form with it.
+                yield StatusLine(frozen_clock=self.frozen_clock, id="status")
+                with Horizontal(id="top"):
+                    yield Board(ascii=self.ascii, id="board")
+                    with Vertical(id="charts"):
+                        yield FitnessSparks(id="sparks")
+                        yield FitnessPlot(id="plot")
+                        yield ConflictList(id="conflicts")
+                yield PopulationTable(id="table")
+        yield Footer(compact=True)
+        yield EngineRunner()
+
+    def on_mount(self) -> None:
+        """Set up the first run (paused at generation 0) and the repaint timer."""
+        # Held once, not queried each frame: cheaper, and messages still arriving while the app
+        # closes find the widgets instead of failing a query on a removed screen.
+        self.runner = self.query_one(EngineRunner)
+        if self.opening_speed is not None:
+            self.runner.set_speed(SPEED_LIMITS.index(self.opening_speed))
+        self.runner.after_step = self.recording.observe
+        self.board = self.query_one(Board)
+        self.table = self.query_one(PopulationTable)
+        self.form = self.query_one(ParamForm)
+        self.status = self.query_one(StatusLine)
+        self.plot = self.query_one(FitnessPlot)
+        self.charts = self.query_one("#charts", Vertical)
+        self.top_row = self.query_one("#top", Horizontal)
+        self.body = self.query_one("#body", Horizontal)
+        self.footer = self.query_one(Footer)
+        self.painter = Painter(
+            self.run,
+            self.runner,
+            self.app.batch_update,
+            status=self.status,
+            board=self.board,
+            table=self.table,
+            sparks=self.query_one(FitnessSparks),
+            plot=self.plot,
+            conflicts=self.query_one(ConflictList),
+            charts=self.charts,
+        )
+        self.run_control = RunControl(
+            self, self.run, self.runner, self.painter, self.status, self.recording, self.travel
+        )
+        self.travel_keys = TravelKeys(self, self.run_control, self.painter, self.status, self.plot)
+        self.record_keys = RecordKeys(
+            self, self.run_control, self.travel_keys, self.painter, self.status
+        )
+        self._mounted = True
+        self.board.border_title = "Board"
+        self.charts.border_title = "Fitness"
+        self.charts.border_subtitle = legend_markup()
+        self.table.border_title = "Population"
+        self.form.border_title = "Parameters"
+        self.fit_layout(self.app.size.width, self.app.size.height)
+        config = self.form.config()
+        if self.replay is not None:
+            self.call_after_refresh(self.record_keys.open_replay, self.replay)
+        elif config is not None:
+            self.start_run(config, run=False)
+        else:
+            self.painter.paint_status()
+        self.table.focus()
+        self.set_interval(1 / FRAME_RATE, self.painter.repaint, name="repaint")
+
+    def fit_layout(self, width: int, height: int) -> None:
+        """Fit the views to a terminal of ``width x height``: the board's row follows N, and
+        the form collapses when narrow."""
+        if not self._mounted:
+            return
+        # The board's row gets what the board needs, up to a share that leaves the table room.
+        latest = self.run.latest
+        n = latest.n if latest is not None else self.initial_config.n
+        available = height - 3
+        self.top_row.styles.height = max(10, min(n + 2, int(available * TOP_SHARE)))
+        self.body.set_class(width < WIDE_WIDTH, "-compact")
+        # At 80 columns the footer keeps `? Help` and `q Quit`; help names ctrl+p instead.
+        self.footer.show_command_palette = width >= WIDE_WIDTH
+
+    def on_unmount(self) -> None:
+        """End the run's record (``interrupted`` unless it finished) and close the store."""
+        self.runner.stop()
+        self.recording.close()
+
+    # The run ------------------------------------------------------------------------------
+
+    def start_run(self, config: Config, *, run: bool) -> bool:
+        """Replace the run (the form's record toggle says whether it is recorded)."""
+        if not self.run_control.start(config, run=run, record=self.form.record):
+            return False
+        self.fit_layout(self.app.size.width, self.app.size.height)
+        return True
+
+    def form_config(self) -> Config | None:
+        """The form's config, or ``None`` after saying what is wrong with it."""
+        config = self.form.config()
+        if config is None:
+            self.notify(
+                "\n".join(str(error) for error in self.form.errors[:3]),
+                title="Fix the form first",
+                severity="error",
+            )
+        return config
+
+    def run_command(self) -> str | None:
+        """The ``queens solve`` command that reruns the current run (``None``: no run yet)."""
+        algorithm = self.runner.algorithm
+        return None if algorithm is None else reproduce_command(algorithm.config)
+
+    def choose_preset(self, name: str, *, run: bool) -> None:
+        """Fill the form from a preset (as its select does) and, if asked, start a run."""
+        self.form.choose_preset(name)
+        if run:
+            self.action_new_run()
+
+    def _recording_failed(self, text: str) -> None:
+        """From any thread: say that recording stopped (the run goes on)."""
+        self.post_message(RecordKeys.RecordingFailed(text))
+
+    # Messages -----------------------------------------------------------------------------
+
+    @on(EngineRunner.Stepped)
+    def _stepped(self, message: EngineRunner.Stepped) -> None:
+        self.run_control.stepped(message.run_id, message.snapshot)
+
+    @on(EngineRunner.Finished)
+    def _finished(self, message: EngineRunner.Finished) -> None:
+        self.run_control.finished(message.run_id, message.snapshot)
+
+    @on(EngineRunner.Failed)
+    def _failed(self, message: EngineRunner.Failed) -> None:
+        self.run_control.engine_failed(message.run_id, message.error)
+
+    @on(TravelKeys.Travelled)
+    def _travelled(self, message: TravelKeys.Travelled) -> None:
+        self.travel_keys.show_travelled(message)
+
+    @on(RecordKeys.RecordingFailed)
+    def _not_recorded(self, message: RecordKeys.RecordingFailed) -> None:
+        self.record_keys.say_not_recorded(message.text)
+
+    @on(PopulationTable.Inspect)
+    def _inspect(self, message: PopulationTable.Inspect) -> None:
+        self.run.inspected = (message.snapshot, message.index)
+        self.painter.paint_board()
+
+    @on(ParamForm.Submitted)
+    def _form_submitted(self) -> None:
+        self.action_new_run()
+
+    # Keys ---------------------------------------------------------------------------------
+
+    def in_form(self) -> bool:
+        """Whether the cursor is in the form."""
+        focused = self.focused
+        return self._mounted and focused is not None and self.form in focused.ancestors
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Escape only means something (and is only in the footer) inside the form; in the
+        form, the time-travel keys are the form's."""
+        if action == "leave_form":
+            return self.in_form()
+        # `end` (a priority key) must still move the cursor in the form's inputs, and in the
+        # population table while the run is live: it means "back to live" only in time travel.
+        if action == "go_live" and not self.travel.active:
+            return False
+        return not (action in TRAVEL_ACTIONS and self.in_form())
+
+    def action_toggle_run(self) -> None:
+        """Run or pause the current run."""
+        self.run_control.toggle()
+
+    def action_step(self) -> None:
+        """Pause, then step exactly one generation."""
+        self.run_control.step_once()
+
+    def action_new_run(self) -> None:
+        """Start a new run from the form, or point at what is wrong with it."""
+        config = self.form_config()
+        if config is None:
+            self.action_focus_form()
+            return
+        if self.start_run(config, run=True):
+            self.table.focus()
+            self.body.set_class(False, "-form-open")
+
+    def action_faster(self) -> None:
+        """Raise the engine's speed limit one step."""
+        self.run_control.change_speed(+1)
+
+    def action_slower(self) -> None:
+        """Lower the engine's speed limit one step (down to 1 generation per second)."""
+        self.run_control.change_speed(-1)
+
+    def action_focus_form(self) -> None:
+        """Open the form (it may be collapsed) and put the cursor in it."""
+        self.body.set_class(True, "-form-open")
+        target = self.form.first_invalid() or self.form.field_widget("n")
+        self.call_after_refresh(target.focus)
+
+    def action_leave_form(self) -> None:
+        """Escape from the form: back to the table, collapsing the form if narrow."""
+        if self.in_form():
+            self.body.set_class(False, "-form-open")
+            self.table.focus()
+
+    def action_focus_table(self) -> None:
+        """Put the cursor in the population table (enter inspects a row)."""
+        self.body.set_class(False, "-form-open")
+        self.table.focus()
+
+    def action_back_to_best(self) -> None:
+        """The board follows the best individual again."""
+        self.run.inspected = None
+        self.charts.set_class(False, "-inspecting")
+        self.painter.redraw_chart()
+        self.painter.repaint(force=True)
+
+    def action_zoom(self) -> None:
+        """Switch a large board between its overview and a scrollable full-size view."""
+        board = self.board
+        if not board.overview and not board.zoomed:
+            self.notify("The board fits: it is already at full size.", timeout=2)
+            return
+        board.zoomed = not board.zoomed
+        if board.zoomed:
+            board.focus()
+        self.painter.paint_board()
+
+    def action_toggle_y_axis(self) -> None:
+        """Chart fitness or conflicts (comparable across fitness shapes: 0 is solved)."""
+        self.plot.toggle_metric()
+
+    def action_toggle_x_axis(self) -> None:
+        """Plot against generations or against evaluations."""
+        self.painter.toggle_x_axis()
+
+    def action_back_one(self) -> None:
+        """One generation back (pauses the run)."""
+        self.travel_keys.move(-1)
+
+    def action_back_ten(self) -> None:
+        """Ten generations back (pauses the run)."""
+        self.travel_keys.move(-BIG_STEP)
+
+    def action_forward_one(self) -> None:
+        """One generation forward (past the record's end: the live run)."""
+        self.travel_keys.move(1)
+
+    def action_forward_ten(self) -> None:
+        """Ten generations forward (past the record's end: the live run)."""
+        self.travel_keys.move(BIG_STEP)
+
+    def action_go_to(self) -> None:
+        """Ask for a generation and jump to it."""
+        self.travel_keys.go_to()
+
+    def action_go_live(self) -> None:
+        """Back to the live run (a replayed run: its last generation).
+
+        ``end`` is a priority key: outside time travel, and in the form, it goes on to the
+        focused widget (the table's last row, the end of a form field).
+        """
+        if self.in_form():
+            raise SkipAction
+        self.travel_keys.go_live()
+
+    def action_load_runs(self) -> None:
+        """List the recorded runs: enter replays one, c continues (resumes) it."""
+        self.record_keys.list_runs()
+
+    def action_export(self) -> None:
+        """Export the run: its history as CSV and the screen as SVG (downloads under serve)."""
+        self.record_keys.export()
+
+    def _config_for_screen(self) -> Config | None:
+        """The form's config for another screen, with the run paused; or say what is wrong."""
+        config = self.form_config()
+        if config is not None:
+            # The other screen's engine should not share the machine with a run out of sight.
+            self.run_control.pause()
+        return config
+
+    def action_solutions(self) -> None:
+        """Open the solutions screen: find every solution for the form's N and seed."""
+        config = self._config_for_screen()
+        if config is not None:
+            self.app.push_screen(SolutionsScreen(config))
+
+    def action_race(self) -> None:
+        """Open the race screen: the form's GA against a preset, on the same N and seed."""
+        config = self._config_for_screen()
+        if config is not None:
+            self.app.push_screen(RaceScreen(config, ascii=self.ascii))
+
+    def action_help(self) -> None:
+        """Show every key, generated from the bindings."""
+        notes = [("ctrl+p", "command palette: every action, presets, themes, screenshot")]
+        command = self.run_command()
+        if command is not None:
+            notes.insert(0, ("This run", f"reruns bit for bit: {command}"))
+        self.app.push_screen(HelpScreen(help_sections(), notes))

@@ -1,0 +1,235 @@
+"""Repaint scheduling: one frame at a time from the latest snapshot, each view at its own rate.
+
+The engine may run thousands of generations a second; the screen does not follow each one.
+A timer calls :meth:`Painter.repaint` ten times a second; the status line and the board are
+painted every frame, the table and the sparklines every other, the plotext chart (which
+rebuilds its whole figure) at 2 Hz.
+"""
+
+from __future__ import annotations
+
+import time
+from collections import deque
+from collections.abc import Callable
+from contextlib import AbstractContextManager
+from typing import Final
+
+from textual.containers import Vertical
+
+from engine import Snapshot
+from tui.dashboard.board_pictures import Position
+from tui.dashboard.current_run import CurrentRun
+from tui.dashboard.history_series import SERIES_DIVERSITY, thinned
+from tui.dashboard.widgets import (
+    Board,
+    ConflictList,
+    EngineRunner,
+    FitnessPlot,
+    FitnessSparks,
+    PopulationTable,
+    StatusLine,
+)
+
+FRAME_RATE: Final = 10
+"""Repaints per second of the status line and the board."""
+TABLE_EVERY: Final = 2
+"""The table and sparklines repaint every this many frames (5 Hz)."""
+PLOT_EVERY: Final = 5
+"""The plotext chart repaints every this many frames (2 Hz): it rebuilds the whole figure."""
+PLOT_POINTS: Final = 240
+"""Points per line in the chart at most; longer histories are thinned evenly."""
+SPARK_POINTS: Final = 240
+"""Points per sparkline at most."""
+RATE_WINDOW: Final = 1.0
+"""Seconds over which generations per second are measured."""
+
+
+class Painter:
+    """Paints the main screen's views from the current run, each only when it has something new.
+
+    Args:
+        run: The run to paint.
+        runner: The engine runner (its run's history, seed and speed limit).
+        batch_update: The app's ``batch_update``: a frame is painted in one go.
+        status: The status line.
+        board: The board.
+        table: The population table.
+        sparks: The sparklines shown beside an inspected individual.
+        plot: The fitness chart.
+        conflicts: The inspected individual's attacking pairs.
+        charts: The panel holding the chart, the sparklines and the conflict list.
+    """
+
+    def __init__(
+        self,
+        run: CurrentRun,
+        runner: EngineRunner,
+        batch_update: Callable[[], AbstractContextManager[None]],
+        *,
+        status: StatusLine,
+        board: Board,
+        table: PopulationTable,
+        sparks: FitnessSparks,
+        plot: FitnessPlot,
+        conflicts: ConflictList,
+        charts: Vertical,
+    ) -> None:
+        self.run = run
+        self.runner = runner
+        self._batch_update = batch_update
+        self.status = status
+        self.board = board
+        self.table = table
+        self.sparks = sparks
+        self.plot = plot
+        self.conflicts = conflicts
+        self.charts = charts
+        self.x_axis = "generation"
+        """What the chart's x axis counts: ``generation`` or ``evaluations``."""
+        self.frame = 0
+        """Frames painted so far (the slower views paint on every few)."""
+        self.dirty = False
+        """Something is not painted yet: the next frame paints it."""
+        self.table_snapshot: Snapshot | None = None
+        """The snapshot the table shows."""
+        self.plotted = -1
+        """How many generations the chart shows (-1: it must be drawn again)."""
+        self.listed: tuple[Snapshot, int] | None = None
+        """The individual whose attacking pairs are listed."""
+        self.rates: deque[tuple[float, int]] = deque()
+        self.rate = 0.0
+        """Generations per second, measured over :data:`RATE_WINDOW`."""
+
+    def reset(self) -> None:
+        """A new run: every view repaints from scratch at the next frame."""
+        self.rates.clear()
+        self.rate = 0.0
+        self.table_snapshot = None
+        self.plotted = -1
+
+    def redraw_chart(self) -> None:
+        """The chart must be drawn again (a new axis, the best again, a past generation)."""
+        self.plotted = -1
+
+    def repaint(self, force: bool = False) -> None:
+        """One frame: status and board always, table and sparklines at 5 Hz, chart at 2 Hz."""
+        self.frame += 1
+        self._measure_rate()
+        snapshot = self.run.latest
+        with self._batch_update():
+            self.paint_status()
+            if snapshot is None or not (self.dirty or force):
+                return
+            algorithm = self.runner.algorithm
+            if algorithm is not None:
+                self.run.series.update(algorithm.history, snapshot)
+            self.paint_board()
+            if force or self.frame % TABLE_EVERY == 0:
+                self._paint_table(snapshot)
+                self._paint_sparks()
+            if force or self.frame % PLOT_EVERY == 0:
+                self.paint_plot()
+            chart_behind = self.plotted != len(self.run.series)
+            self.dirty = self.table_snapshot is not snapshot or chart_behind
+
+    def _measure_rate(self) -> None:
+        snapshot = self.run.latest
+        if snapshot is None or self.run.state != "running":
+            self.rate = 0.0
+            return
+        now = time.monotonic()
+        self.rates.append((now, snapshot.generation))
+        while len(self.rates) > 2 and now - self.rates[0][0] > RATE_WINDOW:
+            self.rates.popleft()
+        (start, first), (end, last) = self.rates[0], self.rates[-1]
+        if end > start:
+            self.rate = (last - first) / (end - start)
+
+    def paint_status(self) -> None:
+        """The status line: generation, figures, speed limit, state, seed."""
+        algorithm = self.runner.algorithm
+        self.status.show(
+            self.run.latest,
+            rate=self.rate,
+            speed=self.runner.speed_limit,
+            state=self.run.state,
+            seed=None if algorithm is None else algorithm.seed,
+        )
+
+    def paint_board(self) -> None:
+        """The board: the inspected individual, else the best of the newest snapshot."""
+        board = self.board
+        inspected = self.run.inspected
+        if inspected is not None:
+            snapshot, index = inspected
+            label = f"#{index} of gen {snapshot.generation:,}"
+        elif self.run.latest is not None:
+            snapshot, index = self.run.latest, self.run.latest.best_index
+            label = "best"
+        else:
+            return
+        position = Position.of(snapshot.population[index], snapshot.n, snapshot.encoding)
+        conflicts = int(snapshot.conflicts[index])
+        attacked_glyph = board.glyphs[1]
+        caption = (
+            "solved" if conflicts == 0 else f"{attacked_glyph} {position.attacked_count} attacked"
+        )
+        # The board adds its scale to the caption in its border.
+        board.show(position, caption=caption)
+        board.set_class(conflicts == 0, "-solved")
+        # Titles are set only when they change: each assignment repaints the widget.
+        if board.border_title != label:
+            board.border_title = label
+        # On the chart panel, not the screen: a class up there restyles every widget (~100 ms).
+        self.charts.set_class(inspected is not None, "-inspecting")
+        if inspected is not None and self.listed is not inspected:
+            self.listed = inspected
+            self.conflicts.show(position, title=label, conflicts=conflicts)
+
+    def _paint_table(self, snapshot: Snapshot) -> None:
+        if self.table_snapshot is snapshot:
+            return
+        self.table_snapshot = snapshot
+        if self.run.state == "running":
+            self.table.show_top(snapshot)
+        else:
+            self.table.show_all(snapshot)
+
+    def _paint_sparks(self) -> None:
+        columns = self.run.series.columns
+        self.sparks.show(
+            thinned(columns["best_fitness"], SPARK_POINTS),
+            thinned(columns["mean_fitness"], SPARK_POINTS),
+        )
+
+    def paint_plot(self) -> None:
+        """The chart, if the history grew (not while an individual is inspected)."""
+        series = self.run.series
+        if self.plotted == len(series) or self.run.inspected is not None:
+            return
+        self.plotted = len(series)
+        columns = series.columns
+        self.plot.show(
+            thinned(columns[self.x_axis], PLOT_POINTS),
+            {
+                "best": thinned(columns["best_fitness"], PLOT_POINTS),
+                "mean": thinned(columns["mean_fitness"], PLOT_POINTS),
+                "worst": thinned(columns["worst_fitness"], PLOT_POINTS),
+            },
+            thinned(columns[SERIES_DIVERSITY], PLOT_POINTS),
+            x_label="generations" if self.x_axis == "generation" else "evaluations",
+            conflicts={
+                "best": thinned(columns["best_conflicts"], PLOT_POINTS),
+                "mean": thinned(columns["mean_conflicts"], PLOT_POINTS),
+            },
+        )
+
+    def toggle_x_axis(self) -> None:
+        """Plot against generations or against evaluations."""
+        self.x_axis = "evaluations" if self.x_axis == "generation" else "generation"
+        self.redraw_chart()
+        self.paint_plot()
+
+    def x_of(self, snapshot: Snapshot) -> int:
+        """Where a snapshot lies on the chart's x axis."""
+        return snapshot.generation if self.x_axis == "generation" else snapshot.evaluations
