@@ -11,9 +11,7 @@ from typing import TYPE_CHECKING, Final
 
 from engine.errors import ConfigError
 from engine.greedy_start import BYTES_PER_COLUMN as GREEDY_BYTES_PER_COLUMN
-from engine.greedy_start import ROUND_BYTES as GREEDY_ROUND_BYTES
 from engine.local_search import BYTES_PER_CHILD_GENE as SEARCH_BYTES_PER_CHILD_GENE
-from engine.local_search import ROUND_BYTES as SEARCH_ROUND_BYTES
 from engine.solutions import KNOWN_TOTALS
 
 if TYPE_CHECKING:
@@ -43,6 +41,10 @@ BYTES_PER_SOLUTION_GENE: Final = 8 * 2
 
 BYTES_PER_SOLUTION: Final = 8 * 6
 """Bytes the solution archive keeps per solution besides its genes: hashes and their merges."""
+
+COMPILED_KERNELS_BYTES: Final = 160 * 2**20
+"""Memory a run with a greedy start or a local search pays once for their compiled kernels:
+numba, its LLVM library and the kernels (measured: 127 MB of resident memory above numpy's)."""
 
 
 def _blame(*factors: tuple[str, int]) -> tuple[str, int]:
@@ -101,20 +103,22 @@ def memory_needs(config: ConfigFields) -> dict[str, tuple[int, str]]:
             draws * BYTES_PER_TOURNAMENT_DRAW,
             f"parents x tournament size = {draws:,} entrants drawn",
         )
+    if config.local_search > 0 or config.greedy_start:
+        _add_need(needs, "n", COMPILED_KERNELS_BYTES, "the compiled kernels")
     if config.local_search > 0:
         child_genes = children * n
         name, _ = _blame(("population", children), ("n", n))
         _add_need(
             needs,
             name,
-            child_genes * SEARCH_BYTES_PER_CHILD_GENE + SEARCH_ROUND_BYTES,
+            child_genes * SEARCH_BYTES_PER_CHILD_GENE,
             f"local search over {child_genes:,} child genes",
         )
     if config.greedy_start:
         _add_need(
             needs,
             "n",
-            n * GREEDY_BYTES_PER_COLUMN + GREEDY_ROUND_BYTES,
+            n * GREEDY_BYTES_PER_COLUMN,
             f"greedy start over {n:,} columns",
         )
     evaluated = _evaluation_bound(config)

@@ -90,3 +90,4 @@ def test_a_headless_solve_loads_no_ui_store_or_dashboard() -> None:
     unwanted = {"textual", "rich", "sqlite3", "tui.dashboard", "tui.serve", "tui.lab.store"}
     assert not _found(loaded, unwanted)
     assert {name for name in loaded if name.startswith("tui.lab.")} == {"tui.lab.rerun_line"}
+    assert not _found(loaded, {"numba", "llvmlite"}), "numba is for memetic runs only"

@@ -7,12 +7,13 @@ import pytest
 from engine_reference import brute_conflicts, is_permutation_rows, squares_of
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from memetic_reference import below, greedy_permutation, min_conflicts, next_random
 
 from engine import Config, ConfigError, GeneticAlgorithm
 from engine.conflicts import board_lines, count_conflicts, swap_change
 from engine.encodings import PERMUTATION
-from engine.greedy_start import first_claims, greedy_population, unclaimed
-from engine.local_search import LocalSearchSettings, local_search
+from engine.greedy_start import TRIES, greedy_population, random_keys
+from engine.local_search import STALL_PASSES, LocalSearchSettings, local_search
 from engine.mutation import MutationSettings, _conflict_change, conflict_mutation_counted
 from engine.presets import PRESETS
 
@@ -152,12 +153,112 @@ def test_greedy_start_is_deterministic():
     assert np.array_equal(first, greedy_population(3, 500, np.random.default_rng(4)))
 
 
-def test_first_claims_keeps_the_first_claimant_of_every_key():
-    owner = unclaimed(10)
-    # Claimant 0 claims 1 and 2; 1 claims 2 (taken); 2 claims 3 and 3 (itself twice).
-    keys = np.array([[1, 2], [2, 5], [3, 3]])
-    assert first_claims((keys, owner)).tolist() == [0, 2]
-    assert (owner == unclaimed(10)).all(), "the scratch array is reset"
+def test_greedy_start_draws_one_key_per_individual_from_the_run_generator():
+    rng, twin = np.random.default_rng(8), np.random.default_rng(8)
+    genomes = greedy_population(3, 40, rng)
+    keys = random_keys(twin, 3)
+    assert rng.bit_generator.state == twin.bit_generator.state
+    for genome, key in zip(genomes, keys, strict=True):
+        assert genome.tolist() == greedy_permutation(40, int(key), TRIES)
+
+
+# --- The compiled kernels against their plain-Python references. ---
+
+
+@settings(max_examples=50, deadline=None)
+@given(state=st.integers(0, 2**64 - 1), bound=st.integers(1, 2**32))
+def test_the_kernels_random_numbers_are_splitmix64_and_multiply_shift(state, bound):
+    from engine.memetic_kernels import below as compiled_below
+    from engine.memetic_kernels import next_random as compiled_next
+
+    after, draw = compiled_next(np.uint64(state))
+    assert (int(after), int(draw)) == next_random(state)
+    assert int(compiled_below(np.uint64(int(draw)), bound)) == below(int(draw), bound)
+    assert 0 <= below(int(draw), bound) < bound
+
+
+def test_splitmix64_gives_its_published_first_outputs():
+    # The first outputs of SplitMix64 seeded with 1234567 (Rosetta Code, Splitmix64 task).
+    state, outputs = 1234567, []
+    for _ in range(3):
+        state, draw = next_random(state)
+        outputs.append(draw)
+    assert outputs == [6457827717110365317, 3203168211198807973, 9817491932198370423]
+
+
+@settings(max_examples=60, deadline=None)
+@given(n=st.integers(1, 80), key=st.integers(0, 2**64 - 1), tries=st.integers(1, 70))
+def test_the_greedy_kernel_makes_the_reference_board(n, key, tries):
+    from engine.memetic_kernels import greedy_fill
+
+    genome = np.empty(n, dtype=np.int64)
+    left_open = greedy_fill(genome, np.uint64(key), tries)
+    reference = greedy_permutation(n, key, tries)
+    assert genome.tolist() == reference
+    assert sorted(reference) == list(range(n))
+    assert 0 <= left_open <= n
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    n=st.integers(2, 24),
+    budget=st.integers(1, 40),
+    candidates=st.integers(1, 6),
+    stall=st.integers(1, 4),
+    key=st.integers(0, 2**64 - 1),
+    seed=st.integers(0, 2**32 - 1),
+)
+def test_the_search_kernel_makes_the_reference_moves(n, budget, candidates, stall, key, seed):
+    from engine.memetic_kernels import min_conflicts as compiled_search
+
+    genome = random_permutations(1, n, seed)
+    lines = board_lines(genome, n, PERMUTATION)
+    start = genome[0].tolist()
+    conflicts, moves = compiled_search(
+        genome[0],
+        lines.occupancy[0],
+        lines.occupancy[1],
+        lines.cells[0][0],
+        lines.cells[1][0],
+        0,
+        int(lines.conflicts[0]),
+        budget,
+        candidates,
+        stall,
+        np.uint64(key),
+    )
+    board, left, made = min_conflicts(start, budget, candidates, stall, key)
+    assert genome[0].tolist() == board
+    assert (conflicts, moves) == (left, made)
+    fresh = board_lines(genome, n, PERMUTATION)
+    tracked = lines.occupancy + lines.cells
+    for kept, counted in zip(tracked, fresh.occupancy + fresh.cells, strict=True):
+        assert np.array_equal(kept, counted)
+
+
+def test_the_local_search_draws_one_key_per_child_and_runs_the_reference_on_each():
+    n, candidates, moves = 20, 5, 30
+    genomes = random_permutations(4, n, 21)
+    rng, twin = np.random.default_rng(5), np.random.default_rng(5)
+    improved = local_search(genomes, rng, LocalSearchSettings(moves, candidates))
+    keys = random_keys(twin, 4)
+    assert rng.bit_generator.state == twin.bit_generator.state
+    for k in range(4):
+        board, left, made = min_conflicts(
+            genomes[k].tolist(), moves, candidates, STALL_PASSES, int(keys[k])
+        )
+        assert improved.genomes[k].tolist() == board
+        assert (improved.conflicts[k], improved.moves[k]) == (left, made)
+
+
+def test_a_local_search_in_place_changes_the_children_it_is_given():
+    genomes = random_permutations(3, 50, 4)
+    copy = local_search(genomes, np.random.default_rng(1), LocalSearchSettings(50, 8))
+    improved = local_search(
+        genomes, np.random.default_rng(1), LocalSearchSettings(50, 8), in_place=True
+    )
+    assert improved.genomes is genomes
+    assert np.array_equal(genomes, copy.genomes)
 
 
 # --- Config, algorithm and preset. ---
