@@ -1,9 +1,8 @@
 """How the parameter form is laid out and what applies: groups, conditions, fitting operators.
 
-Plain data, no Textual: :class:`~tui.dashboard.widgets.ParamForm` reads it. Fields are grouped as a
-GA
-is taught (problem, population, selection, variation, survivors, stop rules, seed). A field
-the engine gains later lands in "More" until it is placed here, so it still shows up.
+Plain data, no Textual: :class:`~tui.dashboard.widgets.ParamForm` reads it. Fields are grouped
+as a GA is taught (problem, population, selection, variation, survivors, stop rules, seed). A
+field the engine gains later lands in "More" until it is placed here, so it still shows up.
 """
 
 from __future__ import annotations
@@ -112,7 +111,7 @@ def default_operators(encoding: str) -> dict[str, str]:
     field's default when it fits, else the first fitting choice.
     """
     try:
-        from engine.config import fitting_operators  # type: ignore[attr-defined]
+        from engine.config import fitting_operators
 
         chosen: dict[str, str] = dict(fitting_operators(encoding))
     except (ImportError, ValueError):

@@ -2,11 +2,10 @@
 
 Side A is the form's config by default, side B a preset; either select switches its side to
 another preset (or back to the form) and restarts the race at generation 0. Both runs step in
-one thread worker (:class:`~tui.dashboard.widgets.EngineRunner`), alternately, so the race is fair
-and the
-same every time. The chart overlays the best conflicts of both sides: fitness shapes differ
-from GA to GA (pairs, collisions, exponential...), so their fitness values cannot be compared,
-but conflicts can.
+one thread worker (:class:`~tui.dashboard.widgets.EngineRunner`), alternately, so the race is
+fair and the same every time. The chart overlays the best conflicts of both sides: fitness
+shapes differ from GA to GA (pairs, collisions, exponential...), so their fitness values cannot
+be compared, but conflicts can.
 """
 
 from __future__ import annotations
@@ -252,7 +251,7 @@ class RaceScreen(Screen[None]):
         if hasattr(self, "runner") and choice != self._raced:
             self._restart()
 
-    # Messages from the runner stop here: the app's own handlers would take them for its run.
+    # Messages from the runner stop here: they concern this screen's race alone.
 
     @on(EngineRunner.Stepped)
     def _stepped(self, message: EngineRunner.Stepped) -> None:

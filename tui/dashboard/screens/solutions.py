@@ -3,9 +3,8 @@
 The run records each solution it meets with its rotations and reflections, replaces it by a
 newcomer and stops when the known total is reached. It steps in the same thread worker as the
 main run (:class:`~tui.dashboard.widgets.EngineRunner`); the screen repaints from the latest
-snapshot on
-a timer. Past N = 12 the totals run to tens of thousands and more, so the run gets a time
-budget and the screen shows what it found within it.
+snapshot on a timer. Past N = 12 the totals run to tens of thousands and more, so the run gets a
+time budget and the screen shows what it found within it.
 """
 
 from __future__ import annotations
@@ -136,7 +135,7 @@ class SolutionsScreen(Screen[None]):
         self._repaint(force=True)
         self.set_interval(1 / FRAME_RATE, self._repaint, name="solutions-repaint")
 
-    # Messages from the runner stop here: the app's own handlers would take them for its run.
+    # Messages from the runner stop here: they concern this screen's search alone.
 
     @on(EngineRunner.Stepped)
     def _stepped(self, message: EngineRunner.Stepped) -> None:

@@ -1,14 +1,13 @@
 """The run's parameters, grouped as a GA is taught, validated as the user types.
 
 The fields are generated from :data:`engine.FIELDS` and laid out by
-:mod:`tui.dashboard.form_guide`, so
-a new engine setting appears here by itself. Values are checked by the engine's own
-:meth:`Config.check` on the whole form, so a message names the field, the value and what is
-allowed, and cross-field rules are caught too; each message is shown whole under its field.
-The form guides: a field that means nothing with the current choices is dimmed, the operator
-selects offer only what fits the encoding (and switch when the encoding does), and the help
-of the focused field stays visible under the fields. Nothing is ever reset behind the user's
-back: a bad value stays in its field until the user fixes it.
+:mod:`tui.dashboard.form_guide`, so a new engine setting appears here by itself. Values are
+checked by the engine's own :meth:`Config.check` on the whole form, so a message names the
+field, the value and what is allowed, and cross-field rules are caught too; each message is
+shown whole under its field. The form guides: a field that means nothing with the current
+choices is dimmed, the operator selects offer only what fits the encoding (and switch when the
+encoding does), and the help of the focused field stays visible under the fields. Nothing is
+ever reset behind the user's back: a bad value stays in its field until the user fixes it.
 """
 
 from __future__ import annotations
