@@ -213,16 +213,8 @@ def _read_only(array: npt.NDArray[Any]) -> npt.NDArray[Any]:
 
 
 def rows_differ(first: Genomes, second: Genomes) -> BoolArray:
-    """Per row, whether two ``(K, N)`` arrays of one dtype differ anywhere.
-
-    Each row is compared as one block of bytes (a numpy void), not gene by gene.
-    """
-    if first.shape[0] == 0 or first.shape[1] == 0:
-        return np.zeros(first.shape[0], dtype=bool)
-    row = np.dtype((np.void, first.dtype.itemsize * first.shape[1]))
-    left = np.ascontiguousarray(first).view(row).reshape(-1)
-    right = np.ascontiguousarray(second, dtype=first.dtype).view(row).reshape(-1)
-    return np.asarray(left != right, dtype=bool)
+    """Per row, whether two ``(K, N)`` arrays differ anywhere."""
+    return np.asarray(np.not_equal(first, second).any(axis=1), dtype=bool)
 
 
 class _Origins(NamedTuple):
@@ -232,8 +224,6 @@ class _Origins(NamedTuple):
     first: IntArray  # first parent in g - 1 (the operator's first), -1 for none
     second: IntArray  # second parent (crossed children only), -1 for none
     kinds: FlagArray
-    made: IntArray  # row among the crossover's children (first children, then second), or -1
-    couple: IntArray  # row of its couple among the crossing couples (the draws'), or -1
 
 
 class Lineage:
@@ -276,59 +266,89 @@ class Lineage:
         """Individuals in the generation (``P``)."""
         return int(self._population.shape[0])
 
+    @property
+    def best_index(self) -> int:
+        """The generation's best individual (the snapshot's ``best_index``)."""
+        return self._best
+
+    @property
+    def previous_best(self) -> int:
+        """The best individual of the generation before (``-1`` for generation 0)."""
+        return self._previous_best
+
+    @property
+    def all_in_place(self) -> bool:
+        """Whether every individual is a survivor at its parent's own index (no child got in,
+        nobody moved): the commonest generation of a long run, which a record keeps in a few
+        bytes. Costs one comparison of the survivors' indices."""
+        births = self._births
+        if births is None or births.newcomers is not None:
+            return False
+        survivors = births.survivors
+        return survivors.shape[0] == self._previous.shape[0] and bool(
+            (survivors == np.arange(survivors.shape[0])).all()
+        )
+
     @cached_property
     def _origins(self) -> _Origins:
+        # A few whole-array operations: the recorder asks every generation (see flags).
         size = self.size
         births = self._births
         none = np.full(size, -1, dtype=np.int64)
         if births is None:
-            return _Origins(none, none, none, np.full(size, NEW, dtype=np.uint8), none, none)
-        pairs, crossing = births.pairs, births.crossing
-        couples = pairs.shape[0]
-        crossed = np.zeros(couples, dtype=bool)
-        crossed[crossing] = True
-        rank = np.cumsum(crossed) - 1
-        couple = np.where(crossed, rank, -1)
-        if births.children_per_couple == 1:
-            heads, others, made = pairs[:, 0], np.where(crossed, pairs[:, 1], -1), couple
-        else:
-            # Couple k's children are rows 2k and 2k + 1; the second child is the first
-            # child of the couple taken the other way round (see CrossoverParts).
-            heads = pairs.reshape(-1)
-            couple = np.repeat(couple, 2)
-            others = np.where(couple >= 0, pairs[:, ::-1].reshape(-1), -1)
-            second_half = np.tile(np.array([0, crossing.shape[0]]), couples)
-            made = np.where(couple >= 0, couple + second_half, -1)
-        wanted = births.wanted
-        heads, others, made, couple = (
-            heads[:wanted],
-            others[:wanted],
-            made[:wanted],
-            couple[:wanted],
-        )
-        made_count = heads.shape[0]  # fewer than wanted when uncrossed couples make none
-        kept = np.arange(made_count) if births.unique is None else np.flatnonzero(births.unique)
-        if births.passed is not None:
-            kept = kept[births.passed]
-        parents = self._previous.shape[0]
+            return _Origins(none, none, none, np.full(size, NEW, dtype=np.uint8))
+        pairs, per_couple = births.pairs, births.children_per_couple
+        # Child c is row c of ``heads``: couple c // 2's child c % 2 (couple c's only child).
+        heads = pairs[:, 0] if per_couple == 1 else pairs.reshape(-1)
         survivors = births.survivors
-        if kept.shape[0] == 0:  # no child got in: every individual is a survivor
-            child, first, second = none, survivors.copy(), none.copy()
-            kinds, made_row, couple_row = np.full(size, SURVIVOR), none, none
-        else:
-            child = np.where(survivors >= parents, kept.take(survivors - parents, mode="clip"), -1)
-            if births.newcomers is not None:
-                child[births.newcomers] = -1
-            is_child, where = child >= 0, child.clip(0)
-            first = np.where(is_child, heads.take(where), survivors)
-            second = np.where(is_child, others.take(where), -1)
-            kinds = np.where(is_child, np.where(second >= 0, CROSSED, COPY), SURVIVOR)
-            made_row = np.where(is_child, made.take(where), -1)
-            couple_row = np.where(is_child, couple.take(where), -1)
+        parents = self._previous.shape[0]
+        is_child = survivors >= parents
         if births.newcomers is not None:
-            first[births.newcomers] = -1
-            kinds[births.newcomers] = NEW
-        return _Origins(child, first, second, kinds.astype(np.uint8), made_row, couple_row)
+            is_child[births.newcomers] = False  # ``is_child`` is a new array
+        if not is_child.any():
+            first, kinds = survivors.copy(), np.full(size, SURVIVOR, dtype=np.uint8)
+            if births.newcomers is not None:
+                first[births.newcomers], kinds[births.newcomers] = -1, NEW
+            return _Origins(none, first, none, kinds)
+        at = survivors - parents  # among the children that remained after the filters
+        if births.unique is not None or births.passed is not None:
+            made = min(births.wanted, heads.shape[0])
+            kept = np.arange(made) if births.unique is None else np.flatnonzero(births.unique)
+            if births.passed is not None:
+                kept = kept[births.passed]
+            at = kept.take(at, mode="clip")
+        at = np.where(is_child, at, 0)
+        crossed = np.zeros(pairs.shape[0], dtype=bool)
+        crossed[births.crossing] = True
+        if per_couple == 1:
+            couple, other = at, pairs[:, 1].take(at)
+        else:
+            couple, other = at >> 1, heads.take(at ^ 1)  # the couple's other parent
+        is_crossed = is_child & crossed.take(couple)
+        first = np.where(is_child, heads.take(at), survivors)
+        second = np.where(is_crossed, other, -1)
+        kinds = is_child.view(np.uint8) + is_crossed.view(np.uint8) + np.uint8(SURVIVOR)
+        if births.newcomers is not None:
+            first[births.newcomers], kinds[births.newcomers] = -1, NEW
+        return _Origins(np.where(is_child, at, -1), first, second, kinds)
+
+    @cached_property
+    def _crossed_rows(self) -> tuple[IntArray, IntArray]:
+        """Per individual: its couple's row among the crossing couples (its draws' row), and
+        its row among the crossover's children (first children, then second); ``-1`` for
+        those not crossed."""
+        origins, births = self._origins, self._births
+        crossed = origins.second >= 0
+        if births is None or not crossed.any():
+            return origins.second, origins.second
+        at = origins.child.clip(0)
+        couple = at if births.children_per_couple == 1 else at >> 1
+        # The crossing couples are in increasing order (the draws' order).
+        draw_row = np.where(crossed, np.searchsorted(births.crossing, couple), -1)
+        if births.children_per_couple == 1:
+            return draw_row, draw_row
+        second_children = (at & 1) * births.crossing.shape[0]
+        return draw_row, np.where(crossed, draw_row + second_children, -1)
 
     @cached_property
     def parents(self) -> IntArray:
@@ -339,16 +359,13 @@ class Lineage:
         return _read_only(np.stack([origins.first, origins.second], axis=1))
 
     @cached_property
-    def flags(self) -> FlagArray:
-        """``(P,)`` one byte per individual: its kind (:data:`KIND` bits) and the flags
-        :data:`MUTATED`, :data:`MOSTLY_SECOND`, :data:`BEST`, :data:`FROM_BEST`. Read-only."""
+    def origin_flags(self) -> FlagArray:
+        """``(P,)`` the flag bytes without :data:`MUTATED`: the kind, :data:`MOSTLY_SECOND`,
+        :data:`BEST`, :data:`FROM_BEST`. Only the crossed children's genes are compared, so
+        this costs a few whole-array operations: what a run's record keeps every generation.
+        Read-only."""
         origins = self._origins
         flags = origins.kinds.copy()
-        children = np.flatnonzero(origins.child >= 0)
-        if children.shape[0]:
-            before = self._unmutated_rows(children)
-            changed = rows_differ(before, self._population.take(children, axis=0))
-            flags[children[changed]] |= MUTATED
         crossed = np.flatnonzero(origins.second >= 0)
         if crossed.shape[0]:
             child = self._population.take(crossed, axis=0)
@@ -357,10 +374,24 @@ class Lineage:
             flags[crossed[given_second > given_first]] |= MOSTLY_SECOND
         flags[self._best] |= BEST
         if self._previous_best >= 0:
-            parents = (origins.first == self._previous_best) | (
-                origins.second == self._previous_best
-            )
-            flags[parents] |= FROM_BEST
+            best = self._previous_best
+            flags[(origins.first == best) | (origins.second == best)] |= FROM_BEST
+        return _read_only(flags)
+
+    @cached_property
+    def flags(self) -> FlagArray:
+        """``(P,)`` one byte per individual: its kind (:data:`KIND` bits) and the flags
+        :data:`MUTATED`, :data:`MOSTLY_SECOND`, :data:`BEST`, :data:`FROM_BEST`.
+
+        :data:`MUTATED` compares every child that got in with itself before the mutation,
+        gene by gene: several times the cost of :attr:`origin_flags`. Read-only.
+        """
+        flags = self.origin_flags.copy()
+        children = np.flatnonzero(self._origins.child >= 0)
+        if children.shape[0]:
+            before = self._unmutated_rows(children)
+            changed = rows_differ(before, self._population.take(children, axis=0))
+            flags[children[changed]] |= MUTATED
         return _read_only(flags)
 
     @property
@@ -380,7 +411,7 @@ class Lineage:
         if self._births is None:  # no parents: everyone is as they were made
             return self._population.take(rows, axis=0)
         before = self._previous.take(origins.first[rows].clip(0), axis=0)
-        made = origins.made[rows]
+        made = self._crossed_rows[1][rows]
         crossed = np.flatnonzero(made >= 0)
         if crossed.shape[0]:
             births = self._births
@@ -414,7 +445,6 @@ class Lineage:
         The draws are drawn again from the generator's state noted before the crossover, on
         a generator of the lineage's own: the run's generator is not touched. Read-only.
         """
-        origins = self._origins
         n = self._population.shape[1]
         births = self._births
         parts = CROSSOVER_PARTS.get(self.operators.crossover)
@@ -430,7 +460,7 @@ class Lineage:
         bit_generator = kind()
         bit_generator.state = state
         drawn = parts.draw(count, n, np.random.Generator(bit_generator))
-        couple = origins.couple
+        couple = self._crossed_rows[0]
         crossed = couple >= 0
         at = couple.clip(0)
         low = np.where(crossed, drawn.low.take(at), -1)

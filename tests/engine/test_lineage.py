@@ -178,6 +178,7 @@ def check_generation(previous: Snapshot, current: Snapshot, stages: MutationStag
     # and the spies saw exactly that child go in and come out.
     assert np.array_equal(lineage.moved, lineage.unmutated != population)
     assert np.array_equal(flags & MUTATED != 0, lineage.moved.any(axis=1))
+    assert np.array_equal(lineage.origin_flags, flags & ~np.uint8(MUTATED))
     children = np.flatnonzero((kinds == COPY) | (kinds == CROSSED))
     if stages.entered is None:
         assert not lineage.moved.any()
@@ -189,8 +190,11 @@ def check_generation(previous: Snapshot, current: Snapshot, stages: MutationStag
         for index in children:
             assert (lineage.unmutated[index].tobytes(), population[index].tobytes()) in pairs
 
+    in_place = (kinds == SURVIVOR) & (first == np.arange(population.shape[0]))
+    assert lineage.all_in_place == bool(in_place.all())
+
     # The best, and who comes from the best of the generation before.
-    assert np.flatnonzero(flags & BEST).tolist() == [current.best_index]
+    assert np.flatnonzero(flags & BEST).tolist() == [current.best_index] == [lineage.best_index]
     from_best = (parents == previous.best_index).any(axis=1)
     assert np.array_equal(flags & FROM_BEST != 0, from_best)
 
