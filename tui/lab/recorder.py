@@ -24,6 +24,7 @@ from typing import Any, Final
 from engine import GeneticAlgorithm, Snapshot
 from tui.lab.engine_state import capture
 from tui.lab.store import STAT_FIELDS, Batch, Keyframe, RunStore, keyframe_size
+from tui.lab.store.lineage_table import LineageRow, in_place_row, pack_family
 from tui.lab.writer_process import Writer
 
 COMMIT_INTERVAL: Final = 1.0
@@ -54,6 +55,19 @@ def engine_version() -> str:
 def stats_row(snapshot: Snapshot) -> tuple[Any, ...]:
     """A snapshot's statistics in :data:`~tui.lab.store.STAT_FIELDS` order."""
     return tuple(getattr(snapshot.stats, name) for name in STAT_FIELDS)
+
+
+def lineage_row(snapshot: Snapshot) -> LineageRow | None:
+    """A snapshot's lineage as the store keeps it (``None`` when it has none): its parents and
+    flags but ``MUTATED``, which costs a comparison of every child with its unmutated self and
+    is recomputed from a keyframe when asked for."""
+    lineage = snapshot.lineage
+    if lineage is None:
+        return None
+    generation, best, before = snapshot.generation, lineage.best_index, lineage.previous_best
+    if lineage.all_in_place:
+        return in_place_row(generation, lineage.size, best, before)
+    return pack_family(generation, lineage.parents, lineage.origin_flags, best, before)
 
 
 class Recorder:
@@ -96,6 +110,7 @@ class Recorder:
         self._clock = clock
         self._lock = threading.RLock()
         self._stats: list[tuple[Any, ...]] = []
+        self._lineage: list[LineageRow] = []
         self._solutions: list[tuple[int, list[int]]] = []
         self._keyframes: list[Keyframe] = []
         self._closed = False
@@ -147,6 +162,9 @@ class Recorder:
             generation = snapshot.generation
             self._last_generation = generation
             self._stats.append(stats_row(snapshot))
+            kept = lineage_row(snapshot)
+            if kept is not None:
+                self._lineage.append(kept)
             found = snapshot.solutions.shape[0]
             if found > self._solutions_seen:
                 self._solutions += [
@@ -240,11 +258,12 @@ class Recorder:
                 keyframes=self._keyframes,
                 drop_keyframes_off=thin,
                 keyframe_spacing=self._spacing,
+                lineage=self._lineage,
             ),
         )
         if thin is not None:
             self._keyframe_bytes = self._store.keyframe_bytes(self.run_id)
-        self._stats, self._solutions, self._keyframes = [], [], []
+        self._stats, self._solutions, self._keyframes, self._lineage = [], [], [], []
         self._last_commit = self._clock()
 
     def _thin(self) -> tuple[int, int]:

@@ -12,7 +12,7 @@ import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
 import numpy as np
 import numpy.typing as npt
@@ -20,6 +20,9 @@ import numpy.typing as npt
 from tui.lab.store.errors import StoreError
 from tui.lab.store.schema import INTEGER_STATS, STAT_FIELDS, STATUSES
 from tui.lab.writer_process import Writer
+
+if TYPE_CHECKING:
+    from tui.lab.store.lineage_table import LineageRow
 
 
 @dataclass(frozen=True)
@@ -80,6 +83,7 @@ class Batch:
         drop_keyframes_off: When set, ``(spacing, keep)``: delete the keyframes whose generation
             is not a multiple of ``spacing``, but for generation ``keep`` (thinning).
         keyframe_spacing: The run's keyframe spacing now, when it changed.
+        lineage: The generations' lineage (:mod:`tui.lab.store.lineage_table`).
     """
 
     stats: Sequence[Sequence[float]] = ()
@@ -87,6 +91,7 @@ class Batch:
     keyframes: Sequence[Keyframe] = ()
     drop_keyframes_off: tuple[int, int] | None = None
     keyframe_spacing: int | None = None
+    lineage: Sequence[LineageRow] = ()
 
 
 NPY_HEADER: Final = 128

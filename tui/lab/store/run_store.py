@@ -14,7 +14,7 @@ from typing import Any
 
 import numpy.typing as npt
 
-from tui.lab.store import run_reads, run_writes, sweep_tables
+from tui.lab.store import lineage_table, run_reads, run_writes, sweep_tables
 from tui.lab.store.connection import StoreConnection, open_connection
 from tui.lab.store.records import Batch, Keyframe, RunInfo
 from tui.lab.writer_process import Writer
@@ -150,6 +150,13 @@ class RunStore:
     def solutions(self, run_id: int) -> list[tuple[int, list[int]]]:
         """``(generation, board)`` of each solution, in the order found."""
         return run_reads.solutions(self._store, run_id)
+
+    def lineage_families(
+        self, run_id: int, top: int
+    ) -> Iterator[tuple[int, lineage_table.KeptFamily]]:
+        """The run's kept lineage from generation ``top`` down, newest first (generations
+        without one are skipped; a store without the table has none)."""
+        return lineage_table.lineage_families(self._store, run_id, top)
 
     def keyframe_generations(self, run_id: int) -> list[int]:
         """Generations that have a keyframe, in order."""

@@ -16,6 +16,7 @@ import numpy as np
 from tui.lab.npy import to_npy
 from tui.lab.store.connection import StoreConnection
 from tui.lab.store.errors import StoreError
+from tui.lab.store.lineage_table import delete_lineage_after, put_lineage
 from tui.lab.store.records import Batch, Keyframe, RunInfo, compact_json, keyframe_size
 from tui.lab.store.run_reads import find_run
 from tui.lab.store.schema import STAT_FIELDS
@@ -113,6 +114,8 @@ def record(store: StoreConnection, run_id: int, batch: Batch) -> None:
             )
         for keyframe in batch.keyframes:
             _put_keyframe(connection, run_id, keyframe)
+        if batch.lineage:
+            put_lineage(connection, run_id, batch.lineage)
         if batch.drop_keyframes_off is not None:
             spacing, keep = batch.drop_keyframes_off
             connection.execute(
@@ -190,12 +193,13 @@ def end_run(store: StoreConnection, run_id: int, status: str, stop_reason: str |
 
 
 def truncate_run(store: StoreConnection, run_id: int, after: int) -> None:
-    """Forget the run's stats, solutions and keyframes after generation ``after``."""
+    """Forget the run's stats, solutions, keyframes and lineage after generation ``after``."""
     with store.writing() as connection:
         for table in ("stats", "solutions", "keyframes"):
             connection.execute(
                 f"DELETE FROM {table} WHERE run_id = ? AND generation > ?", (run_id, after)
             )
+        delete_lineage_after(connection, run_id, after)
         connection.execute(
             "UPDATE runs SET generations = MIN(generations, ?), "
             "solutions = (SELECT COUNT(*) FROM solutions WHERE run_id = ?) WHERE id = ?",

@@ -1,0 +1,153 @@
+"""The lineage table: what a recorder keeps is the live lineage, row for row, in a few bytes;
+a store without the table still opens and gets it; truncating, deleting and damage."""
+
+from __future__ import annotations
+
+import sqlite3
+import zlib
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from engine import Config, GeneticAlgorithm, Snapshot
+from tui.lab.engine_state import HISTORY_LIMIT
+from tui.lab.lineage import ArrayFamily
+from tui.lab.recorder import Recorder
+from tui.lab.store import RunStore, StoreError
+from tui.lab.store.lineage_table import pack_family, width_for
+
+CONFIGS = {
+    "default": Config(n=10, population=24, seed=5, generations=60, stop_when_solved=False),
+    "wide": Config(
+        n=8, population=300, crossover_rate=0.5, seed=2, generations=6, stop_when_solved=False
+    ),
+    "one-child": Config(
+        n=8,
+        population=40,
+        crossover="order-uniform",
+        children_per_couple=1,
+        crossover_rate=0.7,
+        survivor="generational",
+        mutation="swap-gene",
+        mutation_rate=0.05,
+        seed=8,
+        generations=12,
+        stop_when_solved=False,
+    ),
+    "sheppard": Config.from_mapping(
+        {
+            "n": 5,
+            "population": 75,
+            "offspring": 75,
+            "encoding": "squares",
+            "fitness": "attacked",
+            "selection": "uniform",
+            "crossover": "one-gene",
+            "crossover_rate": 1.0,
+            "children_per_couple": 1,
+            "mutation": "reset-one",
+            "fallback": True,
+            "unique": True,
+            "survivor": "threshold",
+            "seed": 3,
+            "generations": 15,
+            "stop_when_solved": False,
+        }
+    ),
+}
+
+
+def recorded(store: RunStore, config: Config) -> tuple[int, list[Snapshot]]:
+    """Record a whole run; its id and every snapshot it published."""
+    algorithm = GeneticAlgorithm(config, history_limit=HISTORY_LIMIT)
+    recorder = Recorder(store, algorithm, keyframe_share=None)
+    published = [algorithm.snapshot]
+    while algorithm.has_next():
+        published.append(algorithm.step())
+        recorder.record(published[-1])
+    recorder.close()
+    return recorder.run_id, published
+
+
+@pytest.mark.parametrize("name", sorted(CONFIGS))
+def test_the_kept_lineage_is_the_live_one(store: RunStore, name: str) -> None:
+    run_id, published = recorded(store, CONFIGS[name])
+    kept = dict(store.lineage_families(run_id, published[-1].generation))
+    assert sorted(kept) == list(range(len(published)))
+    for snapshot in published:
+        lineage = snapshot.lineage
+        assert lineage is not None
+        live, family = ArrayFamily.of(lineage), kept[snapshot.generation]
+        assert family.best == snapshot.best_index
+        size = snapshot.population.shape[0]
+        assert [family.row(i) for i in range(size)] == [live.row(i) for i in range(size)]
+
+
+def test_a_generation_all_in_place_keeps_no_family(store: RunStore) -> None:
+    run_id, published = recorded(store, CONFIGS["default"])
+    in_place = [s.generation for s in published if s.lineage and s.lineage.all_in_place]
+    assert in_place, "the run should have generations in which no child got in"
+    with sqlite3.connect(store.path) as connection:
+        empty = [
+            row[0]
+            for row in connection.execute(
+                "SELECT generation FROM lineage WHERE run_id = ? AND family IS NULL", (run_id,)
+            )
+        ]
+        (size,) = connection.execute(
+            "SELECT SUM(LENGTH(family)) + 40 * COUNT(*) FROM lineage WHERE run_id = ?", (run_id,)
+        ).fetchone()
+    assert empty == in_place
+    individuals = 24 * len(published)
+    assert size / individuals <= 4, "bytes per individual and generation"
+
+
+def test_widths_fit_the_population() -> None:
+    assert [width_for(p) for p in (2, 255, 256, 65535, 65536)] == [1, 1, 2, 2, 4]
+    parents = np.array([[-1, -1], [254, -1], [0, 254]])
+    row = pack_family(3, parents, np.array([0, 1, 3], dtype=np.uint8), 1, 0)
+    assert row.width == 1 and row.family is not None
+
+
+def test_a_store_without_the_table_opens_and_gets_it(tmp_path: Path) -> None:
+    path = tmp_path / "runs.sqlite3"
+    RunStore.open(path).close()
+    with sqlite3.connect(path) as connection:
+        tables = {row[0] for row in connection.execute("SELECT name FROM sqlite_master")}
+    assert "lineage" not in tables  # a store is made as before: the table comes with a run
+    with RunStore.open(path) as store:
+        assert list(store.lineage_families(1, 10)) == []
+        run_id, published = recorded(store, CONFIGS["wide"])
+        assert len(list(store.lineage_families(run_id, 100))) == len(published)
+
+
+def test_truncating_and_deleting_a_run_take_its_lineage(store: RunStore) -> None:
+    run_id, _ = recorded(store, CONFIGS["default"])
+    other, published = recorded(store, CONFIGS["wide"])
+    store.truncate_run(run_id, 20)
+    assert sorted(g for g, _ in store.lineage_families(run_id, 100)) == list(range(21))
+    store.delete_run(run_id)
+    assert list(store.lineage_families(run_id, 100)) == []
+    assert len(list(store.lineage_families(other, 100))) == len(published)
+
+
+@pytest.mark.parametrize(
+    ("column", "value"),
+    [
+        ("family", b"not zlib at all"),
+        ("family", zlib.compress(b"\x00" * 5)),
+        ("width", 3),
+        ("best", 10_000),
+    ],
+)
+def test_a_damaged_row_is_refused(store: RunStore, column: str, value: object) -> None:
+    run_id, _ = recorded(store, CONFIGS["wide"])
+    with sqlite3.connect(store.path) as connection:
+        connection.execute(
+            f"UPDATE lineage SET {column} = ? WHERE run_id = ? AND generation = 2",
+            (value, run_id),
+        )
+    with pytest.raises(StoreError, match="lineage of generation 2"):
+        for _, family in store.lineage_families(run_id, 6):
+            family.row(0)
