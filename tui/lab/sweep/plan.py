@@ -21,7 +21,6 @@ from __future__ import annotations
 import itertools
 import math
 import re
-import tomllib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -31,6 +30,7 @@ from engine import FIELDS, Config, ConfigError
 from engine.config import parse_field
 from engine.presets import PRESETS, preset_named
 from tui.lab.sweep.fingerprint import canonical_config, config_fingerprint, digest
+from tui.lab.sweep.plan_file import line_of, parse_plan_text, read_plan_text
 
 MAX_CELLS: Final = 10_000
 """Configurations a sweep may have at most (the product of its axes' lengths)."""
@@ -291,46 +291,20 @@ def spec_from_flags(
     return spec
 
 
-def _line_of(lines: Sequence[str], key: str, table: str | None) -> int | None:
-    """The 1-based line where ``key = ...`` is written (under ``[table]`` when given)."""
-    pattern = re.compile(rf"""^\s*["']?{re.escape(key)}["']?\s*=""")
-    inline = re.compile(rf"""[{{,]\s*["']?{re.escape(key)}["']?\s*=""")
-    current: str | None = None
-    for number, line in enumerate(lines, 1):
-        header = re.match(r"^\s*\[\s*([^\]]+?)\s*\]", line)
-        if header:
-            current = header[1].strip("\"'")
-            continue
-        if current == table and pattern.match(line):
-            return number
-        if (
-            table is not None
-            and re.match(rf"^\s*{re.escape(table)}\s*=", line)
-            and inline.search(line)
-        ):
-            return number
-    return None
-
-
 def spec_from_file(path: Path) -> PlanSpec:
     """The plan a TOML file describes.
 
     Raises:
-        ConfigError: If the file cannot be read or parsed, or has an unknown key, naming the
-            file and line.
+        ConfigError: If the file is not a small regular file (see
+            :func:`~tui.lab.sweep.plan_file.read_plan_text`), cannot be parsed, or has an
+            unknown key, naming the file and line.
     """
-    try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as error:
-        raise ConfigError("plan", str(path), f"a readable UTF-8 TOML file ({error})") from None
-    try:
-        document = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as error:
-        raise ConfigError("plan", str(path), f"valid TOML ({error})") from None
+    text = read_plan_text(path)
+    document = parse_plan_text(path, text)
     lines = text.splitlines()
 
     def source(key: str, table: str | None = None) -> Source:
-        line = _line_of(lines, key, table)
+        line = line_of(lines, key, table)
         return Source(f"in {path}, line {line}" if line else f"in {path}")
 
     spec = PlanSpec()
