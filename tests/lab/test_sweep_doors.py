@@ -1,5 +1,5 @@
-"""What comes into a sweep from outside, starting with plan files that are not plans: a device,
-a named pipe, a directory, a file too large, a document nested too deep, a parser error.
+"""What comes into a sweep from outside: plan files that are not plans, and seeds past the
+engine's limit.
 
 Each refusal is one line naming the field, the value and what is allowed, exit 2, before the
 file is read and before any worker starts.
@@ -13,12 +13,16 @@ import subprocess
 import sys
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from engine import ConfigError
-from tui.lab.sweep.plan import spec_from_file
+from engine.config import LARGEST_WHOLE_NUMBER
+from tui.cli.command_line import main
+from tui.lab.sweep.plan import build_plan, spec_from_file, spec_from_flags
 from tui.lab.sweep.plan_file import MAX_PLAN_BYTES, deepest_nesting, read_plan_text
+from tui.lab.sweep.task import run_task, task_config
 
 ROOT = Path(__file__).resolve().parents[2]
 """The repository, where ``python -m tui`` finds the package."""
@@ -125,3 +129,53 @@ def test_a_plan_that_grows_past_the_limit_is_not_read_past_it(tmp_path: Path) ->
 def test_brackets_in_strings_and_comments_are_no_nesting() -> None:
     text = 'a = "[[[{"\nb = \'[[\'\n# [[[[\nc = """\n[[[\n"""\nd = [[1], {e = [2]}]\n'
     assert deepest_nesting(text) == (3, 7)
+
+
+# Seeds and cells: checked by the engine's rules before any worker starts -----------------------
+
+
+def seeds_plan(seeds: str) -> Any:
+    return build_plan(spec_from_flags([], [], "8", seeds, {"max_evals": "200"}))
+
+
+def test_seeds_past_the_engines_limit_are_refused_naming_the_seed() -> None:
+    last = LARGEST_WHOLE_NUMBER + 1
+    with pytest.raises(ConfigError) as refused:
+        seeds_plan(f"{LARGEST_WHOLE_NUMBER}-{last}")
+    message = str(refused.value)
+    assert message.startswith(f"seeds: '{LARGEST_WHOLE_NUMBER}-{last}' is not allowed; ")
+    assert f"seed {last:,} is above it" in message
+    assert "2**62" in message
+
+
+def test_the_largest_seeds_run_and_every_cell_is_a_config_the_engine_takes() -> None:
+    plan = build_plan(
+        spec_from_flags(
+            ["mutation_rate=0.5,1.0"],
+            ["default", "queens-ai"],
+            "8",
+            f"{LARGEST_WHOLE_NUMBER - 1}-{LARGEST_WHOLE_NUMBER}",
+            {"max_evals": "200"},
+        )
+    )
+    for cell in plan.cells:
+        for seed in plan.seeds:
+            assert task_config(cell.config, seed).seed == seed
+    result = run_task(plan.cells[0].config, LARGEST_WHOLE_NUMBER)
+    assert result["evaluations"] <= 200
+
+
+def test_the_command_refuses_the_seed_before_any_worker_starts(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code = main(
+        [
+            "sweep", "--store", str(tmp_path / "runs.sqlite3"), "--n", "8", "--max-evals",
+            "100", "--seeds", f"{LARGEST_WHOLE_NUMBER}-{LARGEST_WHOLE_NUMBER + 1}",
+        ]
+    )  # fmt: skip
+    captured = capsys.readouterr()
+    assert code == 2
+    assert captured.err.startswith("queens: error: seeds: '4611686018427387904-"), captured.err
+    assert "worker" not in captured.err
+    assert captured.err.count("\n") == 1

@@ -27,10 +27,11 @@ from pathlib import Path
 from typing import Any, Final
 
 from engine import FIELDS, Config, ConfigError
-from engine.config import parse_field
+from engine.config import LARGEST_WHOLE_NUMBER, parse_field
 from engine.presets import PRESETS, preset_named
 from tui.lab.sweep.fingerprint import canonical_config, config_fingerprint, digest
 from tui.lab.sweep.plan_file import line_of, parse_plan_text, read_plan_text
+from tui.lab.sweep.task import task_config
 
 MAX_CELLS: Final = 10_000
 """Configurations a sweep may have at most (the product of its axes' lengths)."""
@@ -38,8 +39,8 @@ MAX_CELLS: Final = 10_000
 MAX_TASKS: Final = 1_000_000
 """Runs (cells x seeds) a sweep may have at most."""
 
-MAX_SEED: Final = 2**63 - 1
-"""The largest seed accepted."""
+MAX_SEED: Final = LARGEST_WHOLE_NUMBER
+"""The largest seed accepted: the engine's own limit (2**62), so no worker refuses a run."""
 
 PLAN_KEYS: Final = ("preset", "presets", "n", "seeds", "grid")
 """The keys of a plan file besides config fields."""
@@ -205,7 +206,8 @@ def parse_seeds(value: Any, source: Source = FLAG_SOURCE) -> SeedRange:
     """``K`` (seeds 0..K-1) or ``A-B`` (seeds A..B, both included).
 
     Raises:
-        ConfigError: On anything else, 0 seeds, or more than :data:`MAX_TASKS`.
+        ConfigError: On anything else, 0 seeds, more than :data:`MAX_TASKS`, or a seed above
+            :data:`MAX_SEED`.
     """
     allowed = f"a count K >= 1 (seeds 0..K-1) or a range A-B{source.note()}"
     if isinstance(value, bool):
@@ -232,7 +234,12 @@ def parse_seeds(value: Any, source: Source = FLAG_SOURCE) -> SeedRange:
     if count > MAX_TASKS:
         raise ConfigError("seeds", value, f"at most {MAX_TASKS:,} seeds{source.note()}")
     if first + count - 1 > MAX_SEED:
-        raise ConfigError("seeds", value, f"seeds up to {MAX_SEED}{source.note()}")
+        raise ConfigError(
+            "seeds",
+            value,
+            f"seeds from 0 to 2**62 ({MAX_SEED:,}); seed {first + count - 1:,} is above it"
+            + source.note(),
+        )
     return SeedRange(first, count)
 
 
@@ -369,10 +376,18 @@ def has_budget(config: Config) -> bool:
     return any(getattr(config, name) is not None for name in (*DETERMINISTIC_BUDGETS, "time_limit"))
 
 
-def _cell(values: dict[str, Any], fixed: dict[str, Any], spec: PlanSpec) -> Cell:
-    """One cell's config, checked, with a budget."""
+def _seeds_error(error: ConfigError, spec: PlanSpec) -> ConfigError:
+    """The engine's refusal of a seed, said of the plan's ``seeds``."""
+    return ConfigError(
+        "seeds", spec.seeds, f"every seed must be allowed: {error}{spec.source('seeds').note()}"
+    )
+
+
+def _cell(values: dict[str, Any], fixed: dict[str, Any], spec: PlanSpec, seed: int) -> Cell:
+    """One cell's config, checked with ``seed`` (the plan's last) as a worker will, with a
+    budget."""
     preset = values.get("preset")
-    fields = {k: v for k, v in values.items() if k != "preset"} | fixed
+    fields = {k: v for k, v in values.items() if k != "preset"} | fixed | {"seed": seed}
     where = ", ".join(f"{k}={v}" for k, v in values.items())
     in_cell = f" in the cell {where}" if where else ""
     try:
@@ -382,6 +397,8 @@ def _cell(values: dict[str, Any], fixed: dict[str, Any], spec: PlanSpec) -> Cell
         else:
             config = Config(**fields)
     except ConfigError as error:
+        if error.field == "seed":
+            raise _seeds_error(error, spec) from None
         source = spec.sources.get(error.field.replace("-", "_"))
         note = source.note() if source is not None else ""
         raise ConfigError(error.field, error.value, f"{error.allowed}{in_cell}{note}") from None
@@ -423,7 +440,11 @@ def build_plan(spec: PlanSpec) -> SweepPlan:
     cells = []
     for combination in itertools.product(*(axis.values for axis in axes)):
         values = {axis.name: value for axis, value in zip(axes, combination, strict=True)}
-        cells.append(_cell(values, fixed, spec))
+        cells.append(_cell(values, fixed, spec, seeds.last))
+    try:  # every cell was checked with the last seed; the first, as a worker will run it
+        task_config(cells[0].config, seeds.first)
+    except ConfigError as error:
+        raise _seeds_error(error, spec) from None
     return SweepPlan(axes, fixed, seeds, tuple(cells), spec.fallback_max_evals)
 
 

@@ -44,6 +44,16 @@ class Task:
         return (self.fingerprint, self.seed)
 
 
+def task_config(config: Mapping[str, Any], seed: int) -> Config:
+    """The engine's config of one run: a cell's fields and a seed, checked by the engine's rules.
+
+    Raises:
+        ConfigError: If the engine does not allow them (a plan checks every cell with this
+            before any run starts).
+    """
+    return Config.from_mapping({**config, "seed": seed})
+
+
 def run_task(
     config: Mapping[str, Any],
     seed: int,
@@ -69,7 +79,7 @@ def run_task(
         (whether the time limit, not a deterministic rule, ended the run); with
         ``record_to``, also ``run_id``, the recorded run's id in that store.
     """
-    algorithm = GeneticAlgorithm(Config.from_mapping({**config, "seed": seed}))
+    algorithm = GeneticAlgorithm(task_config(config, seed))
     if record_to is not None:
         return _run_recorded(algorithm, record_to, label)
     return _run(algorithm, lambda snapshot: None)
