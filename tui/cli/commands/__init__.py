@@ -24,6 +24,7 @@ COMMANDS: Final = {
     "serve": "serve",
     "runs": "runs",
     "show": "show",
+    "lineage": "lineage",
     "resume": "resume",
     "export": "export",
     "replay": "replay",

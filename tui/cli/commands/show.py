@@ -46,8 +46,10 @@ def add_parser(commands: argparse._SubParsersAction) -> None:  # type: ignore[ty
 
 
 def generation_document(run_id: int, snapshot: Snapshot) -> dict[str, Any]:
-    """``queens show RUN --generation G --json``."""
+    """``queens show RUN --generation G --json``: with each individual's parents in the
+    generation before (``-1``: none) and how it was made, when the snapshot has its lineage."""
     stats = snapshot.stats._asdict()
+    lineage = snapshot.lineage
     return {
         "run_id": run_id,
         "generation": snapshot.generation,
@@ -61,6 +63,10 @@ def generation_document(run_id: int, snapshot: Snapshot) -> dict[str, Any]:
         "fitness": snapshot.fitness.tolist(),
         "conflicts": snapshot.conflicts.tolist(),
         "solutions": int(snapshot.solutions.shape[0]),
+        "parents": None if lineage is None else lineage.parents.tolist(),
+        "operators": None
+        if lineage is None
+        else [lineage.operator(index) for index in range(lineage.size)],
     }
 
 
@@ -78,6 +84,7 @@ def run(args: argparse.Namespace) -> int:
             return EXIT_USAGE
         generation = int(text)
     from tui.lab.export import run_document
+    from tui.lab.recorded_lineage import snapshot_with_lineage
     from tui.lab.timeline import Timeline
 
     store, run_id = open_run(args.run, args.store)
@@ -94,7 +101,11 @@ def run(args: argparse.Namespace) -> int:
         if generation < 0:
             generation += store.run(run_id).generations + 1
         timeline = Timeline(store, run_id)
-        snapshot = timeline.snapshot_at(generation)
+        snapshot = (
+            snapshot_with_lineage(timeline, generation)
+            if args.json
+            else timeline.snapshot_at(generation)
+        )
         warn_of_damaged_keyframes(timeline.damaged)
     if args.json:
         print(json.dumps(generation_document(run_id, snapshot)))
