@@ -1,8 +1,8 @@
-"""What comes into a sweep from outside: plan files that are not plans, and seeds past the
-engine's limit.
+"""What comes into a sweep from outside: plan files that are not plans, seeds past the engine's
+limit, runs that fail in their worker, and the runner's errors.
 
-Each refusal is one line naming the field, the value and what is allowed, exit 2, before the
-file is read and before any worker starts.
+Each refusal is one line naming the field, the value and what is allowed, exit 2, before any
+worker starts; an error of the runner is one line and exit 2 from sweep and compare alike.
 """
 
 from __future__ import annotations
@@ -20,9 +20,12 @@ import pytest
 from engine import ConfigError
 from engine.config import LARGEST_WHOLE_NUMBER
 from tui.cli.command_line import main
+from tui.lab.store import StoreError
+from tui.lab.sweep.errors import ClusterError, TaskFailed, WorkersLost
+from tui.lab.sweep.local_pool import LocalPool
 from tui.lab.sweep.plan import build_plan, spec_from_file, spec_from_flags
 from tui.lab.sweep.plan_file import MAX_PLAN_BYTES, deepest_nesting, read_plan_text
-from tui.lab.sweep.task import run_task, task_config
+from tui.lab.sweep.task import Task, run_task, task_config
 
 ROOT = Path(__file__).resolve().parents[2]
 """The repository, where ``python -m tui`` finds the package."""
@@ -179,3 +182,67 @@ def test_the_command_refuses_the_seed_before_any_worker_starts(
     assert captured.err.startswith("queens: error: seeds: '4611686018427387904-"), captured.err
     assert "worker" not in captured.err
     assert captured.err.count("\n") == 1
+
+
+# Runs that fail in their worker, and the runner's errors --------------------------------------
+
+
+def test_a_run_that_fails_in_its_worker_says_why_instead_of_losing_workers() -> None:
+    good = build_plan(spec_from_flags([], [], "8", "1", {"max_evals": "200"})).cells[0]
+    refused = Task(good.fingerprint, {**good.config, "n": 3}, 0)
+    with pytest.raises(TaskFailed, match=r"seed 0 failed: ConfigError: n: 3 is not allowed"):
+        LocalPool(1).run([refused], lambda task, result: None)
+
+
+RUNNER_ERRORS = [
+    WorkersLost("worker processes died 4 times in a row before any run ended"),
+    ClusterError("Dask workers kept dying on a run"),
+    TaskFailed("the run of seed 3 failed: MemoryError: "),
+    StoreError("/somewhere/runs.sqlite3: database or disk is full"),
+]
+
+
+@pytest.mark.parametrize("error", RUNNER_ERRORS, ids=lambda error: type(error).__name__)
+@pytest.mark.parametrize(
+    "command",
+    [
+        ["sweep", "--n", "8", "--seeds", "2", "--max-evals", "100", "--workers", "1"],
+        ["compare", "--preset", "default", "--seeds", "2", "--jobs", "1"],
+    ],
+    ids=["sweep", "compare"],
+)
+def test_sweep_and_compare_say_every_runner_error_the_same_way(
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    command: list[str],
+    error: Exception,
+) -> None:
+    import tui.lab.sweep.runner
+
+    def failing(*args: object, **kwargs: object) -> int:
+        raise error
+
+    monkeypatch.setattr(tui.lab.sweep.runner, "run_sweep", failing)
+    code = main([*command, "--store", str(tmp_path / "runs.sqlite3"), "--json"])
+    captured = capsys.readouterr()
+    assert code == 2
+    assert captured.out == ""
+    assert captured.err.splitlines()[-1] == f"queens: error: {error}"
+    assert "Traceback" not in captured.err
+
+
+@pytest.mark.parametrize("command", ["sweep", "compare"])
+def test_a_bad_scheduler_is_refused_by_both_commands_alike(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], command: str
+) -> None:
+    pytest.importorskip("distributed")
+    flags = ["--n", "8", "--max-evals", "100"] if command == "sweep" else ["--preset", "default"]
+    code = main(
+        [command, *flags, "--seeds", "1", "--store", str(tmp_path / "s.sqlite3"), "--scheduler",
+         "garbage"]
+    )  # fmt: skip
+    err = capsys.readouterr().err
+    assert code == 2
+    assert err.startswith("queens: error: scheduler: 'garbage' is not allowed; not a scheduler")
+    assert err.count("\n") == 1

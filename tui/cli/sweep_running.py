@@ -13,11 +13,15 @@ import sys
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
 from engine import ConfigError
 from tui.cli.exit_codes import EXIT_USAGE
 from tui.cli.signals import Terminated, interrupted_exit_code, raise_interruption
+
+if TYPE_CHECKING:
+    from tui.lab.sweep.dask_cluster import DaskCluster
+    from tui.lab.sweep.local_pool import LocalPool
 
 MAX_WORKERS: Final = 256
 """Local worker processes at most, even when forced."""
@@ -149,20 +153,50 @@ def _terminate_raises() -> Iterator[None]:
         signal.signal(signal.SIGTERM, previous)
 
 
+def _backend(
+    args: argparse.Namespace, workers: int, timeout: float, path: str
+) -> LocalPool | DaskCluster:
+    """The local pool, or the Dask cluster of ``--scheduler`` (connected).
+
+    Raises:
+        ConfigError: On ``--record-runs`` with ``--scheduler``, or an unusable scheduler.
+    """
+    from tui.lab.sweep.local_pool import LocalPool
+
+    if args.scheduler is None:
+        return LocalPool(workers, record_to=path if args.record_runs else None)
+    if args.record_runs:
+        raise ConfigError(
+            "record-runs",
+            True,
+            "local workers only: Dask workers cannot write to this machine's store",
+        )
+    from tui.lab.sweep.dask_cluster import ClusterError, DaskCluster
+
+    try:
+        return DaskCluster(args.scheduler, timeout)
+    except ClusterError as error:
+        raise ConfigError("scheduler", args.scheduler, str(error)) from None
+
+
 def run_plan(plan: Any, args: argparse.Namespace, label: str) -> int:
     """Run a checked plan with the runner flags in ``args``; print its report.
 
+    ``sweep`` and ``compare`` both end here, so every error of the runner (workers that keep
+    dying, a run that fails, a store that fails under the sweep) is said the same way: one
+    line, exit 2; what was kept stays kept.
+
     Returns:
         0 once every run has a result; 130 on Ctrl+C and 143 on SIGTERM (what was done is
-        kept: the same command continues it).
+        kept: the same command continues it); 2 if the runner could not go on.
 
     Raises:
         ConfigError: On a bad flag, an unusable store, or an unreachable scheduler (exit 2).
     """
     from tui.cli import sweep_report
     from tui.lab.store import RunStore, StoreError
-    from tui.lab.sweep.local_pool import LocalPool, WorkersLost
-    from tui.lab.sweep.runner import Backend, run_sweep
+    from tui.lab.sweep.errors import SweepError
+    from tui.lab.sweep.runner import run_sweep
     from tui.lab.sweep.store_ledger import StoreLedger
 
     workers = worker_count(args.workers, args.force_workers, label_flag(args))
@@ -172,46 +206,28 @@ def run_plan(plan: Any, args: argparse.Namespace, label: str) -> int:
     except StoreError as error:
         raise ConfigError("store", args.store or "default", str(error)) from None
     with store, _terminate_raises():
-        ledger = StoreLedger.for_plan(store, plan, fresh=args.fresh)
-        kept_before = len(ledger.done())
-        backend: Backend
-        cluster = None
         try:
-            if args.scheduler is not None and args.record_runs:
-                raise ConfigError(
-                    "record-runs",
-                    True,
-                    "local workers only: Dask workers cannot write to this machine's store",
-                )
-            if args.scheduler is not None:
-                from tui.lab.sweep.dask_cluster import ClusterError, DaskCluster
-
-                try:
-                    cluster = DaskCluster(args.scheduler, timeout)
-                except ClusterError as error:
-                    raise ConfigError("scheduler", args.scheduler, str(error)) from None
-                backend = cluster
-            else:
-                backend = LocalPool(
-                    min(workers, max(1, plan.tasks - kept_before)),
-                    record_to=str(store.path) if args.record_runs else None,
-                )
-            if kept_before:
-                print(
-                    f"queens: sweep {ledger.sweep_id}: {kept_before:,} of {plan.tasks:,} runs "
-                    f"kept from before; running the other {plan.tasks - kept_before:,} "
-                    f"(--fresh to start over)",
-                    file=sys.stderr,
-                )
-            elif plan.tasks:
-                print(
-                    f"queens: sweep {ledger.sweep_id}: {plan.tasks:,} runs on {backend.describe()}",
-                    file=sys.stderr,
-                )
+            ledger = StoreLedger.for_plan(store, plan, fresh=args.fresh)
+            kept_before = len(ledger.done())
+            missing = plan.tasks - kept_before
+            backend = _backend(args, min(workers, max(1, missing)), timeout, str(store.path))
             try:
+                if kept_before:
+                    print(
+                        f"queens: sweep {ledger.sweep_id}: {kept_before:,} of {plan.tasks:,} "
+                        f"runs kept from before; running the other {missing:,} "
+                        f"(--fresh to start over)",
+                        file=sys.stderr,
+                    )
+                elif plan.tasks:
+                    print(
+                        f"queens: sweep {ledger.sweep_id}: {plan.tasks:,} runs on "
+                        f"{backend.describe()}",
+                        file=sys.stderr,
+                    )
                 with SweepProgressBar(f"{label} {ledger.sweep_id}") as progress:
                     run_sweep(plan, backend, ledger, progress.update)
-            except KeyboardInterrupt as stop:  # Ctrl+C, or SIGTERM as tui.cli.signals.Terminated
+            except KeyboardInterrupt as stop:  # Ctrl+C, or SIGTERM as Terminated
                 kept = len(ledger.done())
                 word = "terminated" if isinstance(stop, Terminated) else "interrupted"
                 print(
@@ -220,18 +236,18 @@ def run_plan(plan: Any, args: argparse.Namespace, label: str) -> int:
                     file=sys.stderr,
                 )
                 return interrupted_exit_code(stop)
-            except WorkersLost as error:
-                print(f"queens: error: {error}", file=sys.stderr)
-                return EXIT_USAGE
-        finally:
-            if cluster is not None:
-                cluster.close()
-        ledger.finish()
-        results = ledger.results()
-        text = sweep_report.report_text(
-            plan, results, ledger.sweep_id, output_of(args), chart=sys.stdout.isatty()
-        )
+            finally:
+                backend.close()  # no worker left behind; a cluster goes on running
+            ledger.finish()
+            results = ledger.results()
+        except (SweepError, StoreError) as error:
+            print(f"queens: error: {error}", file=sys.stderr)
+            return EXIT_USAGE
+    text = sweep_report.report_text(
+        plan, results, ledger.sweep_id, output_of(args), chart=sys.stdout.isatty()
+    )
     sys.stdout.write(text)
+    sys.stdout.flush()  # the report is out before anything at exit can hold it back
     return 0
 
 

@@ -16,18 +16,16 @@ import importlib
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any, Final
 
+from tui.lab.sweep.errors import ClusterError
 from tui.lab.sweep.task import Task, run_task
+
+__all__ = ["CONNECT_TIMEOUT", "MIN_IN_FLIGHT", "ClusterError", "DaskCluster", "connect", "task_key"]
 
 CONNECT_TIMEOUT: Final = 10.0
 """Seconds to wait for the scheduler before giving up with a clear message."""
 
 MIN_IN_FLIGHT: Final = 16
 """Tasks submitted ahead at least; more on a cluster with many threads (4 per thread)."""
-
-
-class ClusterError(RuntimeError):
-    """The cluster cannot be used: Dask is not installed, the scheduler is unreachable, or
-    workers keep dying on a task."""
 
 
 def _distributed() -> Any:
@@ -118,6 +116,7 @@ class DaskCluster:
 
         Raises:
             ClusterError: If a task's workers kept dying (Dask's ``KilledWorker``).
+            TaskFailed: If a run raised an error on its worker.
             KeyboardInterrupt: (and any exception from ``on_result``) once the tasks are
                 cancelled.
         """

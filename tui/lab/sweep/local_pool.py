@@ -19,17 +19,16 @@ from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wai
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any, Final
 
+from tui.lab.sweep.errors import WorkersLost
 from tui.lab.sweep.task import Task, run_task
+
+__all__ = ["IN_FLIGHT_PER_WORKER", "MAX_RESTARTS_WITHOUT_PROGRESS", "LocalPool", "WorkersLost"]
 
 MAX_RESTARTS_WITHOUT_PROGRESS: Final = 3
 """Pools that may break in a row with no result between them before the sweep gives up."""
 
 IN_FLIGHT_PER_WORKER: Final = 2
 """Tasks submitted ahead per worker, so a worker never waits for the parent."""
-
-
-class WorkersLost(RuntimeError):
-    """Worker processes kept dying before any task came back (a task kills its worker)."""
 
 
 def _die_with_parent() -> None:
@@ -102,7 +101,9 @@ class LocalPool:
         """Run every task; call ``on_result(task, result)`` in this process as each ends.
 
         Raises:
-            WorkersLost: If pools keep breaking with no result coming back.
+            WorkersLost: If pools keep breaking with no result coming back, or workers cannot
+                be started.
+            TaskFailed: If a run raised an error in its worker.
             KeyboardInterrupt: (and any exception from ``on_result``) once workers are ended.
         """
         pending: Iterator[Task] = iter(tasks)
@@ -119,9 +120,13 @@ class LocalPool:
                         task = retry.pop() if retry else next(pending, None)
                         if task is None:
                             return
-                        future = pool.submit(
-                            run_task, task.config, task.seed, self.record_to, task.label
-                        )
+                        try:
+                            future = pool.submit(
+                                run_task, task.config, task.seed, self.record_to, task.label
+                            )
+                        except OSError as error:  # no process or pipe to be had
+                            message = f"cannot start local worker processes ({error})"
+                            raise WorkersLost(message) from None
                         in_flight[future] = task
 
                 try:
@@ -156,6 +161,11 @@ class LocalPool:
         except BaseException:
             self._shutdown(wait_for_workers=False)
             raise
+
+    def close(self) -> None:
+        """End the workers, if any are left (:meth:`run` ends its own; this is for a caller that
+        stops between runs)."""
+        self._shutdown(wait_for_workers=False)
 
     def _shutdown(self, wait_for_workers: bool) -> None:
         """End the pool; without waiting, cancel what has not started and end the workers now."""

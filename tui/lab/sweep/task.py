@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 from engine import Config, GeneticAlgorithm, Snapshot
+from tui.lab.sweep.errors import TaskFailed
 
 RESULT_FIELDS: Final = (
     "solved",
@@ -78,11 +79,18 @@ def run_task(
         ``conflicts`` (the fewest any generation's best had: 0 when solved) and ``time_cut``
         (whether the time limit, not a deterministic rule, ended the run); with
         ``record_to``, also ``run_id``, the recorded run's id in that store.
+
+    Raises:
+        TaskFailed: If the run raised any error (only its message crosses processes).
     """
-    algorithm = GeneticAlgorithm(task_config(config, seed))
-    if record_to is not None:
-        return _run_recorded(algorithm, record_to, label)
-    return _run(algorithm, lambda snapshot: None)
+    try:
+        algorithm = GeneticAlgorithm(task_config(config, seed))
+        if record_to is not None:
+            return _run_recorded(algorithm, record_to, label)
+        return _run(algorithm, lambda snapshot: None)
+    except Exception as error:  # sent back as a message: see tui.lab.sweep.errors
+        failure = f"the run of seed {seed} failed: {type(error).__name__}: {error}"
+        raise TaskFailed(failure) from None
 
 
 def _run_recorded(algorithm: GeneticAlgorithm, record_to: str, label: str | None) -> dict[str, Any]:
