@@ -32,7 +32,6 @@ _SHIFTS: Final = (np.uint64(30), np.uint64(27), np.uint64(31), np.uint64(32))
 
 Rows = npt.NDArray[np.int64]
 Scratch = npt.NDArray[np.int32]
-Flags = npt.NDArray[np.uint8]
 Counts = npt.NDArray[np.signedinteger[Any]]
 Bits = npt.NDArray[np.uint64]
 
