@@ -17,7 +17,13 @@ from typing import TYPE_CHECKING, Any, Final
 
 from engine import ConfigError
 from tui.cli.exit_codes import EXIT_USAGE
-from tui.cli.signals import Terminated, interrupted_exit_code, raise_interruption
+from tui.cli.signals import (
+    Terminated,
+    interrupted_exit_code,
+    raise_interruption,
+    received_signals,
+)
+from tui.lab.sweep.held_signals import signals_held
 
 if TYPE_CHECKING:
     from tui.lab.sweep.dask_cluster import DaskCluster
@@ -161,7 +167,8 @@ def _backend(
     Raises:
         ConfigError: On ``--record-runs`` with ``--scheduler``, or an unusable scheduler.
     """
-    from tui.lab.sweep.local_pool import LocalPool
+    with signals_held():  # an import cut by a signal may swallow it: import whole
+        from tui.lab.sweep.local_pool import LocalPool
 
     if args.scheduler is None:
         return LocalPool(workers, record_to=path if args.record_runs else None)
@@ -171,12 +178,20 @@ def _backend(
             True,
             "local workers only: Dask workers cannot write to this machine's store",
         )
-    from tui.lab.sweep.dask_cluster import ClusterError, DaskCluster
-
+    with signals_held():  # importing distributed, which a signal could leave half done
+        from tui.lab.sweep.dask_cluster import ClusterError, DaskCluster
     try:
         return DaskCluster(args.scheduler, timeout)
     except ClusterError as error:
         raise ConfigError("scheduler", args.scheduler, str(error)) from None
+
+
+def _act_on_swallowed(arrived_before: int) -> None:
+    """Raise the interruption a signal stands for if one arrived and nothing was raised (an
+    import's lock callback swallows the exception of a signal that lands in it)."""
+    if len(received_signals) > arrived_before:
+        signum = received_signals[arrived_before]
+        raise Terminated() if signum == signal.SIGTERM else KeyboardInterrupt()
 
 
 def run_plan(plan: Any, args: argparse.Namespace, label: str) -> int:
@@ -193,11 +208,13 @@ def run_plan(plan: Any, args: argparse.Namespace, label: str) -> int:
     Raises:
         ConfigError: On a bad flag, an unusable store, or an unreachable scheduler (exit 2).
     """
-    from tui.cli import sweep_report
-    from tui.lab.store import RunStore, StoreError
-    from tui.lab.sweep.errors import SweepError
-    from tui.lab.sweep.runner import run_sweep
-    from tui.lab.sweep.store_ledger import StoreLedger
+    arrived_before = len(received_signals)
+    with signals_held():  # an import cut by a signal may swallow it: import whole
+        from tui.cli import sweep_report
+        from tui.lab.store import RunStore, StoreError
+        from tui.lab.sweep.errors import SweepError
+        from tui.lab.sweep.runner import run_sweep
+        from tui.lab.sweep.store_ledger import StoreLedger
 
     workers = worker_count(args.workers, args.force_workers, label_flag(args))
     timeout = _timeout(args.connect_timeout)
@@ -227,6 +244,7 @@ def run_plan(plan: Any, args: argparse.Namespace, label: str) -> int:
                     )
                 with SweepProgressBar(f"{label} {ledger.sweep_id}") as progress:
                     run_sweep(plan, backend, ledger, progress.update)
+                _act_on_swallowed(arrived_before)
             except KeyboardInterrupt as stop:  # Ctrl+C, or SIGTERM as Terminated
                 kept = len(ledger.done())
                 word = "terminated" if isinstance(stop, Terminated) else "interrupted"
@@ -246,6 +264,7 @@ def run_plan(plan: Any, args: argparse.Namespace, label: str) -> int:
     text = sweep_report.report_text(
         plan, results, ledger.sweep_id, output_of(args), chart=sys.stdout.isatty()
     )
+    _act_on_swallowed(arrived_before)
     sys.stdout.write(text)
     sys.stdout.flush()  # the report is out before anything at exit can hold it back
     return 0

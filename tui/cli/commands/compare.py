@@ -16,6 +16,7 @@ from typing import Final
 from engine import ConfigError
 from engine.presets import PRESETS
 from tui.cli.sweep_running import add_runner_flags, run_plan
+from tui.lab.sweep.held_signals import signals_held
 
 DEFAULT_MAX_EVALS: Final = 200_000
 """Evaluations allowed per run for a preset that has no budget of its own (so compare ends)."""
@@ -28,8 +29,9 @@ def compare_plan(args: argparse.Namespace) -> object:
         ConfigError: On an unknown preset, a preset that does not fit ``--n``, no preset at
             all, or a bad ``--seeds``, ``--time-limit`` or ``--max-evals``; naming the flag.
     """
-    from engine.config import parse_field
-    from tui.lab.sweep.plan import PlanSpec, build_plan, parse_seeds
+    with signals_held():  # an import cut by a signal may swallow it: import whole
+        from engine.config import parse_field
+        from tui.lab.sweep.plan import PlanSpec, build_plan, parse_seeds
 
     if not args.presets:
         raise ConfigError(

@@ -18,6 +18,7 @@ from engine import FIELDS, ConfigError
 from engine.presets import PRESETS
 from tui.cli.store_flags import MAX_RUN_ID
 from tui.cli.sweep_running import add_runner_flags, output_of, run_plan
+from tui.lab.sweep.held_signals import signals_held
 
 DEFAULT_SEEDS: Final = "20"
 """Seeds when neither the flags nor the plan give any."""
@@ -70,9 +71,10 @@ def add_parser(commands: argparse._SubParsersAction) -> None:  # type: ignore[ty
 
 def show(args: argparse.Namespace) -> int:
     """Print a kept sweep's report again (``--show ID``)."""
-    from tui.cli import sweep_report
-    from tui.lab.store import RunStore, StoreError
-    from tui.lab.sweep.store_ledger import StoreLedger, stored_plan
+    with signals_held():  # an import cut by a signal may swallow it: import whole
+        from tui.cli import sweep_report
+        from tui.lab.store import RunStore, StoreError
+        from tui.lab.sweep.store_ledger import StoreLedger, stored_plan
 
     text = str(args.show)
     if not (text.isascii() and text.isdigit() and 1 <= int(text) <= MAX_RUN_ID):
@@ -101,7 +103,8 @@ def run(args: argparse.Namespace) -> int:
     """Handle ``queens sweep``."""
     if args.show is not None:
         return show(args)
-    from tui.lab.sweep.plan import build_plan, spec_from_file, spec_from_flags
+    with signals_held():
+        from tui.lab.sweep.plan import build_plan, spec_from_file, spec_from_flags
 
     spec = spec_from_file(Path(args.plan)) if args.plan is not None else None
     fixed = {

@@ -6,6 +6,13 @@ standard pool: the results already handed back are kept, a new pool is started, 
 that had not come back are submitted again; nothing is lost and, since results are keyed by
 (config fingerprint, seed), nothing is counted twice. Workers ignore Ctrl+C (the parent stops
 them) and, on Linux, die with the parent even when it is killed outright.
+
+Workers are started and ended with Ctrl+C and SIGTERM held (:mod:`~tui.lab.sweep.held_signals`):
+a signal waits until the pool knows every worker it has (a few milliseconds; a few tenths of a
+second for the first, whose fork server loads the engine), and then ends them all. Cut
+half-way, a start left a worker the pool never heard of, which outlived the sweep and printed
+a traceback when it found its start-up data deleted; and the fork server, started with the
+signals blocked, cannot be killed by a Ctrl+C to the whole process group while it starts.
 """
 
 from __future__ import annotations
@@ -20,6 +27,7 @@ from concurrent.futures.process import BrokenProcessPool
 from typing import Any, Final
 
 from tui.lab.sweep.errors import WorkersLost
+from tui.lab.sweep.held_signals import release_held_signals, signals_held
 from tui.lab.sweep.task import Task, run_task
 
 __all__ = ["IN_FLIGHT_PER_WORKER", "MAX_RESTARTS_WITHOUT_PROGRESS", "LocalPool", "WorkersLost"]
@@ -46,8 +54,10 @@ def _die_with_parent() -> None:
 
 
 def _start_worker() -> None:
-    """Workers leave Ctrl+C to the parent, which stops them (no traceback from each)."""
+    """Workers leave Ctrl+C to the parent, which stops them (no traceback from each); SIGTERM,
+    held since the worker was started, ends it from now on."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    release_held_signals()
     _die_with_parent()
 
 
@@ -109,26 +119,29 @@ class LocalPool:
         pending: Iterator[Task] = iter(tasks)
         retry: list[Task] = []
         breaks = 0
+
+        def refill(pool: ProcessPoolExecutor, in_flight: dict[Any, Task]) -> None:
+            """Submit tasks up to the limit; submitting may start a worker: held signals."""
+            with signals_held():
+                while len(in_flight) < self.workers * IN_FLIGHT_PER_WORKER:
+                    task = retry.pop() if retry else next(pending, None)
+                    if task is None:
+                        return
+                    try:
+                        future = pool.submit(
+                            run_task, task.config, task.seed, self.record_to, task.label
+                        )
+                    except OSError as error:  # no process or pipe to be had
+                        message = f"cannot start local worker processes ({error})"
+                        raise WorkersLost(message) from None
+                    in_flight[future] = task
+
         try:
             while True:
-                pool = self._new_pool()
+                with signals_held():
+                    pool = self._new_pool()
                 in_flight: dict[Future[dict[str, Any]], Task] = {}
                 broken = False
-
-                def refill(pool: ProcessPoolExecutor, in_flight: dict[Any, Task]) -> None:
-                    while len(in_flight) < self.workers * IN_FLIGHT_PER_WORKER:
-                        task = retry.pop() if retry else next(pending, None)
-                        if task is None:
-                            return
-                        try:
-                            future = pool.submit(
-                                run_task, task.config, task.seed, self.record_to, task.label
-                            )
-                        except OSError as error:  # no process or pipe to be had
-                            message = f"cannot start local worker processes ({error})"
-                            raise WorkersLost(message) from None
-                        in_flight[future] = task
-
                 try:
                     refill(pool, in_flight)
                     while in_flight:
@@ -168,7 +181,15 @@ class LocalPool:
         self._shutdown(wait_for_workers=False)
 
     def _shutdown(self, wait_for_workers: bool) -> None:
-        """End the pool; without waiting, cancel what has not started and end the workers now."""
+        """End the pool; without waiting, cancel what has not started and end the workers now.
+
+        Signals are held meanwhile: a second Ctrl+C must not leave workers running.
+        """
+        with signals_held():
+            self._end_pool(wait_for_workers)
+
+    def _end_pool(self, wait_for_workers: bool) -> None:
+        """:meth:`_shutdown`, with signals held."""
         pool, self._pool = self._pool, None
         if pool is None:
             return
