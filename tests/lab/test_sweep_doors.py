@@ -1,16 +1,20 @@
 """What comes into a sweep from outside: plan files that are not plans, seeds past the engine's
-limit, runs that fail in their worker, and the runner's errors.
+limit, runs that fail in their worker, runner errors, and other processes on the same store.
 
 Each refusal is one line naming the field, the value and what is allowed, exit 2, before any
-worker starts; an error of the runner is one line and exit 2 from sweep and compare alike.
+worker starts; two sweeps of one plan at once, or a sweep under many readers, each print the
+whole report and count every run once.
 """
 
 from __future__ import annotations
 
+import json
 import os
 import resource
+import sqlite3
 import subprocess
 import sys
+import threading
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -20,7 +24,7 @@ import pytest
 from engine import ConfigError
 from engine.config import LARGEST_WHOLE_NUMBER
 from tui.cli.command_line import main
-from tui.lab.store import StoreError
+from tui.lab.store import RunStore, StoreError
 from tui.lab.sweep.errors import ClusterError, TaskFailed, WorkersLost
 from tui.lab.sweep.local_pool import LocalPool
 from tui.lab.sweep.plan import build_plan, spec_from_file, spec_from_flags
@@ -246,3 +250,108 @@ def test_a_bad_scheduler_is_refused_by_both_commands_alike(
     assert code == 2
     assert err.startswith("queens: error: scheduler: 'garbage' is not allowed; not a scheduler")
     assert err.count("\n") == 1
+
+
+# Other processes on the same store ------------------------------------------------------------
+
+SWEEP = ["sweep", "--n", "8,10", "--seeds", "5", "--max-evals", "1500", "--workers", "1", "--json"]
+"""Ten quick runs: two configs, five seeds."""
+
+
+def sweep_process(store: Path) -> subprocess.Popen[str]:
+    return subprocess.Popen(
+        [sys.executable, "-m", "tui", *SWEEP, "--store", str(store)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        cwd=ROOT,
+    )
+
+
+def assert_whole_report(out: str, err: str, code: int | None, tasks: int) -> int:
+    """The report is complete and lists each run once; its sweep id."""
+    assert code == 0, err
+    assert "Traceback" not in err
+    document = json.loads(out)
+    assert document["complete"] is True
+    runs = document["runs"]
+    assert len(runs) == tasks
+    assert all(run["solved"] is not None and run["evaluations"] is not None for run in runs)
+    assert len({(json.dumps(run["values"], sort_keys=True), run["seed"]) for run in runs}) == tasks
+    return int(document["sweep_id"])
+
+
+def stored_counts(store: Path) -> tuple[int, int, str]:
+    """Sweeps, results, and the integrity check of the store file."""
+    with sqlite3.connect(store) as connection:
+        sweeps = connection.execute("SELECT COUNT(*) FROM sweeps").fetchone()[0]
+        results = connection.execute("SELECT COUNT(*) FROM sweep_results").fetchone()[0]
+        check = connection.execute("PRAGMA integrity_check").fetchone()[0]
+    connection.close()
+    return int(sweeps), int(results), str(check)
+
+
+@pytest.mark.parametrize("repetition", range(3))
+def test_two_sweeps_of_one_plan_at_once_both_report_it_whole(
+    tmp_path: Path, repetition: int
+) -> None:
+    store = tmp_path / "runs.sqlite3"  # made by whichever sweep comes first
+    processes = [sweep_process(store) for _ in range(2)]
+    ids = set()
+    for process in processes:
+        out, err = process.communicate(timeout=WAIT_LIMIT)
+        ids.add(assert_whole_report(out, err, process.returncode, 10))
+    assert len(ids) == 1
+    assert stored_counts(store) == (1, 10, "ok")
+
+
+def test_a_sweep_under_many_readers_reports_every_run(tmp_path: Path) -> None:
+    store = tmp_path / "runs.sqlite3"
+    sweep = sweep_process(store)
+    stop = threading.Event()
+    failures: list[BaseException] = []
+
+    reads = []
+
+    def read() -> None:
+        """Open the store as ``queens runs`` does, read every sweep and run, close; again."""
+        while not stop.is_set():
+            if not store.exists():
+                continue
+            try:
+                with RunStore.open(store, create=False) as runs:
+                    for kept in runs.sweeps():
+                        runs.sweep_results(kept["id"])
+                    runs.runs()
+                reads.append(1)
+            except StoreError:  # a store still being made is refused, by name: fine here
+                pass
+            except BaseException as error:  # reported below, in the test's thread
+                failures.append(error)
+
+    readers = [threading.Thread(target=read) for _ in range(6)]
+    for reader in readers:
+        reader.start()
+    listings = [
+        subprocess.Popen(
+            [sys.executable, "-m", "tui", *command, "--store", str(store)],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+            text=True,
+            cwd=ROOT,
+        )
+        for command in (["runs", "--json"], ["sweeps"], ["runs", "--json"], ["sweeps"])
+    ]
+    try:
+        out, err = sweep.communicate(timeout=WAIT_LIMIT)
+    finally:
+        stop.set()
+        for reader in readers:
+            reader.join()
+    for listing in listings:
+        _, listed = listing.communicate(timeout=WAIT_LIMIT)
+        assert "Traceback" not in listed
+    assert not failures, failures
+    assert reads
+    assert_whole_report(out, err, sweep.returncode, 10)
+    assert stored_counts(store) == (1, 10, "ok")
