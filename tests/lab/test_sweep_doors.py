@@ -11,10 +11,12 @@ from __future__ import annotations
 import json
 import os
 import resource
+import signal
 import sqlite3
 import subprocess
 import sys
 import threading
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -26,6 +28,7 @@ from engine.config import LARGEST_WHOLE_NUMBER
 from tui.cli.command_line import main
 from tui.lab.store import RunStore, StoreError
 from tui.lab.sweep.errors import ClusterError, TaskFailed, WorkersLost
+from tui.lab.sweep.held_signals import signals_held
 from tui.lab.sweep.local_pool import LocalPool
 from tui.lab.sweep.plan import build_plan, spec_from_file, spec_from_flags
 from tui.lab.sweep.plan_file import MAX_PLAN_BYTES, deepest_nesting, read_plan_text
@@ -250,6 +253,30 @@ def test_a_bad_scheduler_is_refused_by_both_commands_alike(
     assert code == 2
     assert err.startswith("queens: error: scheduler: 'garbage' is not allowed; not a scheduler")
     assert err.count("\n") == 1
+
+
+# Signals held while a pool starts or ends its workers ----------------------------------------
+
+
+def test_a_signal_inside_a_held_block_acts_once_the_block_ends() -> None:
+    steps = []
+    with pytest.raises(KeyboardInterrupt), signals_held():
+        with signals_held():  # nested, as a pool's start inside a command's import
+            os.kill(os.getpid(), signal.SIGINT)
+            time.sleep(0.05)  # an unheld handler would have run by now
+            steps.append("inner")
+        steps.append("outer")
+    assert steps == ["inner", "outer"]
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+
+
+def test_a_process_started_in_a_held_block_starts_with_the_signals_blocked() -> None:
+    probe = "import signal; print([int(s) for s in signal.pthread_sigmask(signal.SIG_BLOCK, [])])"
+    with signals_held():
+        inside = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True)
+    outside = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True)
+    assert {int(signal.SIGINT), int(signal.SIGTERM)} <= set(json.loads(inside.stdout))
+    assert not {int(signal.SIGINT), int(signal.SIGTERM)} & set(json.loads(outside.stdout))
 
 
 # Other processes on the same store ------------------------------------------------------------
