@@ -27,7 +27,7 @@ import numpy as np
 from engine import Config
 from tui.dashboard.app import QueensApp
 from tui.dashboard.board_pictures import Position, braille_codes, density_counts, density_scale
-from tui.dashboard.widgets.population_table import ordered_window
+from tui.dashboard.population_order import ordered_window
 
 REPEATS = 5
 

@@ -26,9 +26,9 @@ from tui.dashboard.board_pictures import (
     density_scale,
     square_kinds,
 )
+from tui.dashboard.population_order import ordered_window
 from tui.dashboard.widgets.board import Board
 from tui.dashboard.widgets.fitness_plot import COLOURS, FitnessPlot, compact_number, distinct_labels
-from tui.dashboard.widgets.population_table import ordered_window
 
 WaitFor = Callable[..., Awaitable[None]]
 
