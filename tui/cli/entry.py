@@ -70,14 +70,21 @@ def main() -> int:
 
         signal.signal(signal.SIGINT, raise_interruption)
         signal.signal(signal.SIGTERM, raise_interruption)
-        # numpy imports numpy.random on first use, inside the run; and numpy.random imports
-        # hashlib, which swallows an ImportError (what a signal inside a C extension's import
-        # can become). Imported here, a Ctrl+C during it is caught by the check below instead
-        # of vanishing (seen: 1 start in 30 ran on after Ctrl+C at 0.1 s).
-        import numpy.random  # noqa: F401
+        held = {signal.SIGINT, signal.SIGTERM}
+        # The program's imports run with the two signals held by the kernel: raised inside
+        # the import machinery, a KeyboardInterrupt can be swallowed (hashlib's
+        # ``except ImportError``, an import lock's callback printing "Exception ignored").
+        # Let go below, a signal that came meanwhile is raised there, at a clean point.
+        signal.pthread_sigmask(signal.SIG_BLOCK, held)
+        try:
+            # numpy imports numpy.random on first use, inside the run: imported here, under
+            # the hold, rather than in the middle of the run.
+            import numpy.random  # noqa: F401
 
-        from tui.cli.command_line import main as command_line
-        from tui.cli.commands import chosen_command
+            from tui.cli.command_line import main as command_line
+            from tui.cli.commands import chosen_command
+        finally:
+            signal.pthread_sigmask(signal.SIG_UNBLOCK, held)
 
         if received_signals:  # an import swallowed the interruption (``except ImportError``)
             raise interruption_received()
