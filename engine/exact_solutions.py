@@ -13,21 +13,21 @@ representative is the lexicographically smallest of them. Counting finds the num
 without the solutions (:mod:`engine.symmetric_solutions`); listing marks each representative.
 
 Both come as steps (:func:`count_steps`, :func:`listing_steps`), one per batch of first-row
-placements searched, so a caller can show progress, and keep what was found when stopped.
+placements searched, so a caller can show progress, and keep what was found when stopped. A
+count's batches are also parts that can be counted anywhere and added up
+(:func:`count_parts`, :func:`count_part`): in other processes, on other machines.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
-from itertools import permutations
 from typing import Final, TypeVar
 
 import numpy as np
 import numpy.typing as npt
 
 from engine.backtracking import (
-    LAST_ROWS,
     MASK_LIMIT,
     PLACEMENT_LIMIT,
     Columns,
@@ -41,6 +41,7 @@ from engine.backtracking import (
     placements_of,
 )
 from engine.errors import ConfigError
+from engine.search_prefixes import check_prefixes, half_prefix_batches, small_board_solutions
 from engine.symmetric_solutions import fundamental_count
 
 COUNTING_LIMIT: Final = MASK_LIMIT
@@ -218,21 +219,54 @@ def count_steps(n: int) -> Iterator[CountProgress]:
     Raises:
         ConfigError: If the board size cannot be counted (:func:`check_board_size`).
     """
+    parts = count_parts(n)
+    prefixes = sum(part.shape[0] for part in parts)
+    searched = solutions = 0
+    yield CountProgress(n, 0, prefixes, 0)
+    for part in parts:
+        solutions += count_part(n, part)
+        searched += part.shape[0]
+        yield CountProgress(n, searched, prefixes, solutions)
+
+
+def count_parts(n: int) -> list[Columns]:
+    """The prefixes :func:`count_steps` searches, in the batches it searches them.
+
+    Each batch is a part of the count that can run anywhere (:func:`count_part`): the parts'
+    counts add up to every solution. N below 4 has one part, one empty prefix.
+
+    Raises:
+        ConfigError: If the board size cannot be counted (:func:`check_board_size`).
+    """
     check_board_size(n, listing=False)
     if n < 4:
-        yield CountProgress(n, 0, 1, 0)
-        yield CountProgress(n, 1, 1, len(_small_board_solutions(n)))
-        return
-    batches = _half_prefix_batches(n)
-    prefixes = sum(batch.shape[0] for batch in batches)
-    piece = piece_size(n, keep_placements=False)
-    searched = half = 0
-    yield CountProgress(n, 0, prefixes, 0)
-    for batch in batches:
-        start = frontier_of(batch, n, keep_placements=False)
-        half += sum(map(count_completions, depth_first(start, n, piece)))
-        searched += batch.shape[0]
-        yield CountProgress(n, searched, prefixes, 2 * half)
+        return [np.zeros((1, 0), dtype=np.uint8)]
+    return half_prefix_batches(n)
+
+
+def count_part(n: int, prefixes: Columns) -> int:
+    """The solutions that begin with ``prefixes`` (a part of :func:`count_parts`), with their
+    mirror images, which begin elsewhere: as :func:`count_steps` counts a batch.
+
+    Args:
+        n: The board size.
+        prefixes: ``(K, rows)`` columns of the queens on the first rows of the half searched
+            (for N below 4: the one empty prefix, ``(1, 0)``).
+
+    Raises:
+        ConfigError: If the board size cannot be counted.
+        ValueError: If ``prefixes`` are not prefixes of the half searched
+            (:func:`~engine.search_prefixes.check_prefixes`): their count would be wrong.
+    """
+    check_board_size(n, listing=False)
+    if n < 4:
+        if prefixes.shape != (1, 0):
+            raise ValueError(f"N = {n} has one part, the empty prefix; got shape {prefixes.shape}")
+        return len(small_board_solutions(n))
+    check_prefixes(prefixes, n)
+    start = frontier_of(prefixes, n, keep_placements=False)
+    pieces = depth_first(start, n, piece_size(n, keep_placements=False))
+    return 2 * sum(map(count_completions, pieces))
 
 
 def count_solutions(n: int, progress: Progress | None = None) -> SolutionCount:
@@ -269,10 +303,10 @@ def listing_steps(n: int) -> Iterator[ListingBatch]:
     nothing = np.zeros((0, n), dtype=np.uint8)
     if n < 4:
         yield ListingBatch(n, 0, 1, _read_only(nothing), _read_only(canonical_flags(nothing)))
-        boards = _small_board_solutions(n)
+        boards = small_board_solutions(n)
         yield ListingBatch(n, 1, 1, _read_only(boards), _read_only(canonical_flags(boards)))
         return
-    batches = _half_prefix_batches(n)
+    batches = half_prefix_batches(n)
     prefixes = sum(batch.shape[0] for batch in batches)
     piece = piece_size(n, keep_placements=True)
     yield ListingBatch(n, 0, prefixes, _read_only(nothing), _read_only(canonical_flags(nothing)))
@@ -353,49 +387,6 @@ def _rows_reversed(placements: Placements, n: int) -> Placements:
     )
     reversed_rows: Placements = digits_reversed << np.uint64(4 * (PLACEMENT_LIMIT - n))
     return reversed_rows
-
-
-def _half_prefix_batches(n: int) -> list[Columns]:
-    """The prefixes of the half of the boards searched, in lexicographic order, in batches.
-
-    Boards whose first queen is left of the middle, and, when N is odd, whose first queen is
-    in the middle and second left of it; rows are added until there are enough prefixes to
-    make the batches (about ``2 ** (n - 10)``: one batch for N <= 10, whose search takes
-    milliseconds; 64 for N = 16), or until :data:`LAST_ROWS` rows are left.
-    """
-    wanted = min(256, max(1, 2 ** (n - 10)))
-    middle = n // 2
-    prefixes: list[tuple[int, ...]] = [(column,) for column in range(middle)]
-    if n % 2:
-        prefixes = [p for prefix in prefixes for p in _extensions(prefix, n)]
-        prefixes += [(middle, column) for column in range(middle - 1)]
-    while prefixes and len(prefixes) < 4 * wanted and len(prefixes[0]) < n - LAST_ROWS:
-        prefixes = [p for prefix in prefixes for p in _extensions(prefix, n)]
-    rows = np.array(prefixes, dtype=np.uint8)
-    return [part for part in np.array_split(rows, min(wanted, len(rows))) if part.shape[0]]
-
-
-def _extensions(prefix: tuple[int, ...], n: int) -> list[tuple[int, ...]]:
-    """``prefix`` with a queen added on the next row, every way it fits, left to right."""
-    row = len(prefix)
-    return [
-        (*prefix, column)
-        for column in range(n)
-        if all(c != column and abs(c - column) != row - r for r, c in enumerate(prefix))
-    ]
-
-
-def _small_board_solutions(n: int) -> Columns:
-    """N below 4, by trying every arrangement: 1 has one solution, 2 and 3 none."""
-    found = [board for board in permutations(range(n)) if _queens_apart(board)]
-    return np.array(found, dtype=np.uint8).reshape(len(found), n)
-
-
-def _queens_apart(board: tuple[int, ...]) -> bool:
-    """Whether no two queens of ``board`` (one per row and column) share a diagonal."""
-    rows = range(len(board))
-    sums, differences = {r + board[r] for r in rows}, {r - board[r] for r in rows}
-    return len(sums) == len(differences) == len(board)
 
 
 def _read_only(array: ArrayT) -> ArrayT:
