@@ -6,6 +6,7 @@ from __future__ import annotations
 import sqlite3
 import zlib
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -15,7 +16,7 @@ from tui.lab.engine_state import HISTORY_LIMIT
 from tui.lab.lineage import ArrayFamily
 from tui.lab.recorder import Recorder
 from tui.lab.store import RunStore, StoreError
-from tui.lab.store.lineage_table import pack_family, width_for
+from tui.lab.store.lineage_table import InPlaceStretch, pack_family, width_for
 
 CONFIGS = {
     "default": Config(n=10, population=24, seed=5, generations=60, stop_when_solved=False),
@@ -70,18 +71,47 @@ def recorded(store: RunStore, config: Config) -> tuple[int, list[Snapshot]]:
     return recorder.run_id, published
 
 
+def kept_rows(store: RunStore, run_id: int, top: int, size: int) -> dict[int, Any]:
+    """Each kept generation's family rows and best; a stretch in place (its bounds and how
+    many of its bests were carried over) under its newest generation."""
+    kept: dict[int, Any] = {}
+    for piece in store.lineage_pieces(run_id, top):
+        if isinstance(piece, tuple):
+            generation, family = piece
+            kept[generation] = ([family.row(i) for i in range(size)], family.best)
+        else:
+            assert piece.high >= piece.low
+            kept[piece.high] = piece
+    return kept
+
+
+def generations(piece: Any) -> int:
+    """How many generations a kept piece covers."""
+    return piece.high - piece.low + 1 if isinstance(piece, InPlaceStretch) else 1
+
+
 @pytest.mark.parametrize("name", sorted(CONFIGS))
 def test_the_kept_lineage_is_the_live_one(store: RunStore, name: str) -> None:
     run_id, published = recorded(store, CONFIGS[name])
-    kept = dict(store.lineage_families(run_id, published[-1].generation))
-    assert sorted(kept) == list(range(len(published)))
-    for snapshot in published:
-        lineage = snapshot.lineage
-        assert lineage is not None
-        live, family = ArrayFamily.of(lineage), kept[snapshot.generation]
-        assert family.best == snapshot.best_index
-        size = snapshot.population.shape[0]
-        assert [family.row(i) for i in range(size)] == [live.row(i) for i in range(size)]
+    size = published[0].population.shape[0]
+    kept = kept_rows(store, run_id, published[-1].generation, size)
+    covered: list[int] = []
+    for generation, piece in kept.items():
+        if isinstance(piece, InPlaceStretch):
+            stretch = range(piece.low, piece.high + 1)
+            for g in stretch:
+                lineage = published[g].lineage
+                assert lineage is not None and lineage.all_in_place
+            carried = [published[g].best_index == published[g - 1].best_index for g in stretch]
+            assert piece.carried == sum(carried)
+            covered += stretch
+            continue
+        lineage = published[generation].lineage
+        assert lineage is not None and not lineage.all_in_place
+        live = ArrayFamily.of(lineage)
+        assert piece == ([live.row(i) for i in range(size)], published[generation].best_index)
+        covered.append(generation)
+    assert sorted(covered) == list(range(1, len(published)))
 
 
 def test_a_generation_all_in_place_keeps_no_family(store: RunStore) -> None:
@@ -117,19 +147,22 @@ def test_a_store_without_the_table_opens_and_gets_it(tmp_path: Path) -> None:
         tables = {row[0] for row in connection.execute("SELECT name FROM sqlite_master")}
     assert "lineage" not in tables  # a store is made as before: the table comes with a run
     with RunStore.open(path) as store:
-        assert list(store.lineage_families(1, 10)) == []
+        assert list(store.lineage_pieces(1, 10)) == []
         run_id, published = recorded(store, CONFIGS["wide"])
-        assert len(list(store.lineage_families(run_id, 100))) == len(published)
+        kept = kept_rows(store, run_id, 100, 300).values()
+    assert sum(generations(piece) for piece in kept) == len(published) - 1
 
 
 def test_truncating_and_deleting_a_run_take_its_lineage(store: RunStore) -> None:
     run_id, _ = recorded(store, CONFIGS["default"])
     other, published = recorded(store, CONFIGS["wide"])
     store.truncate_run(run_id, 20)
-    assert sorted(g for g, _ in store.lineage_families(run_id, 100)) == list(range(21))
+    kept = kept_rows(store, run_id, 100, 24)
+    assert sum(generations(piece) for piece in kept.values()) == 20 and max(kept) == 20
     store.delete_run(run_id)
-    assert list(store.lineage_families(run_id, 100)) == []
-    assert len(list(store.lineage_families(other, 100))) == len(published)
+    assert list(store.lineage_pieces(run_id, 100)) == []
+    kept = kept_rows(store, other, 100, 300).values()
+    assert sum(generations(piece) for piece in kept) == len(published) - 1
 
 
 @pytest.mark.parametrize(
@@ -148,6 +181,5 @@ def test_a_damaged_row_is_refused(store: RunStore, column: str, value: object) -
             f"UPDATE lineage SET {column} = ? WHERE run_id = ? AND generation = 2",
             (value, run_id),
         )
-    with pytest.raises(StoreError, match="lineage of generation 2"):
-        for _, family in store.lineage_families(run_id, 6):
-            family.row(0)
+    with pytest.raises(StoreError, match=r"lineage of generations? 2"):
+        kept_rows(store, run_id, 6, 300)

@@ -16,9 +16,11 @@ before it is used: a damaged row is a :class:`~tui.lab.store.errors.StoreError`.
 
 from __future__ import annotations
 
+import itertools
 import sqlite3
 import zlib
 from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Final, NamedTuple
 
@@ -116,11 +118,15 @@ class KeptFamily:
     Satisfies :class:`tui.lab.lineage.Family`: :attr:`best` and :meth:`row`.
     """
 
-    def __init__(self, row: LineageRow, where: str) -> None:
+    def __init__(self, row: LineageRow, path: Path, run_id: int) -> None:
         self._row = row
-        self._where = where
+        self._path = path
+        self._run_id = run_id
         self.best = row.best
         self._raw: bytes | None = None
+
+    def _damaged(self, why: str) -> StoreError:
+        return StoreError(f"{_where(self._path, self._run_id, self._row.generation)}: {why}")
 
     def row(self, index: int) -> tuple[int, int, int]:
         """Individual ``index``'s ``(first parent, second parent, flags)``.
@@ -130,7 +136,7 @@ class KeptFamily:
         """
         row = self._row
         if not 0 <= index < row.individuals:
-            raise StoreError(f"{self._where}: no individual {index}")
+            raise self._damaged(f"no individual {index}")
         if row.family is None:  # everyone survived in place
             flags = SURVIVOR | (BEST if index == row.best else 0)
             return index, -1, flags | (FROM_BEST if index == row.previous_best else 0)
@@ -145,7 +151,7 @@ class KeptFamily:
             at = size * (width + 1) + int(np.count_nonzero((before & KIND) == CROSSED)) * width
             second = int.from_bytes(raw[at : at + width], "little")
         if not -1 <= first < size or not -1 <= second < size:
-            raise StoreError(f"{self._where}: damaged (a parent out of range)")
+            raise self._damaged("damaged (a parent out of range)")
         return first, second, flags
 
     def _decompressed(self) -> bytes:
@@ -158,16 +164,36 @@ class KeptFamily:
             raw = reader.decompress(row.family or b"", most)
             complete = reader.eof and not reader.unconsumed_tail
         except zlib.error as error:
-            raise StoreError(f"{self._where}: damaged ({error})") from None
+            raise self._damaged(f"damaged ({error})") from None
         size, width = row.individuals, row.width
         if not complete or len(raw) < size * (width + 1):
-            raise StoreError(f"{self._where}: damaged (a family of the wrong size)")
+            raise self._damaged("damaged (a family of the wrong size)")
         flags = np.frombuffer(raw, np.uint8, size, size * width)
         crossed = int(np.count_nonzero((flags & KIND) == CROSSED))
         if len(raw) != size * (width + 1) + crossed * width:
-            raise StoreError(f"{self._where}: damaged (a family of the wrong size)")
+            raise self._damaged("damaged (a family of the wrong size)")
         self._raw = raw
         return raw
+
+
+@dataclass(frozen=True)
+class InPlaceStretch:
+    """Consecutive generations, ``high`` down to ``low``, in each of which every individual
+    survived in its own place: no family is kept for them.
+
+    Satisfies :class:`tui.lab.lineage.Stretch` (and is no tuple, unlike a
+    ``(generation, family)``).
+
+    Attributes:
+        high: The newest generation.
+        low: The oldest generation.
+        carried: The generations whose best is the best of the generation before (which,
+            everyone being in place, is the same individual carried over).
+    """
+
+    high: int
+    low: int
+    carried: int
 
 
 def _has_table(connection: sqlite3.Connection) -> bool:
@@ -196,48 +222,125 @@ def delete_lineage_after(connection: sqlite3.Connection, run_id: int, after: int
         )
 
 
-def lineage_families(
+def lineage_pieces(
     store: StoreConnection, run_id: int, top: int
-) -> Iterator[tuple[int, KeptFamily]]:
-    """The run's kept families from generation ``top`` down, newest first (generations
-    whose lineage was not kept are skipped), read a chunk of generations at a time."""
-    upper = int(top)
-    while upper >= 0:
-        rows = _chunk(store, run_id, upper)
-        for row in rows:
-            yield row.generation, KeptFamily(row, _where(store.path, run_id, row.generation))
-        if len(rows) < READ_CHUNK:
-            return
-        upper = rows[-1].generation - 1
+) -> Iterator[tuple[int, KeptFamily] | InPlaceStretch]:
+    """The run's kept lineage from generation ``top`` down to 1, newest first: a
+    ``(generation, family)`` for each generation that kept a family, an
+    :class:`InPlaceStretch` for each run of consecutive generations that did not (everyone
+    survived in place). Generations whose lineage was not kept are skipped.
+
+    The stretches are found and counted by SQLite in one query, whatever their length: a long
+    run's hundred thousand generations in place cost no Python object each. Families are read
+    a chunk at a time; every row is checked before it is handed on.
+
+    Raises:
+        StoreError: A damaged row.
+    """
+    stretches = _stretches(store, run_id, top)
+    families = _families(store, run_id, top)
+    family = next(families, None)
+    for stretch in stretches:
+        while family is not None and family[0] > stretch.high:
+            yield family
+            family = next(families, None)
+        yield stretch
+    while family is not None:
+        yield family
+        family = next(families, None)
 
 
-def _chunk(store: StoreConnection, run_id: int, upper: int) -> list[LineageRow]:
-    """Up to :data:`READ_CHUNK` kept generations at or below ``upper``, newest first, checked."""
+_ROW_CHECKS: Final = (
+    "typeof(individuals) != 'integer' OR typeof(best) != 'integer' "
+    "OR typeof(previous_best) != 'integer' OR typeof(width) != 'integer' "
+    "OR width NOT IN (1, 2, 4) OR individuals < 1 OR individuals >= (1 << (8 * width)) "
+    "OR best < 0 OR best >= individuals OR previous_best < -1 OR previous_best >= individuals"
+)
+"""A row that is damaged (SQL): a value that is no whole number, or out of its range."""
+
+
+def _stretches(store: StoreConnection, run_id: int, top: int) -> list[InPlaceStretch]:
+    """The runs of consecutive generations kept without a family, newest first.
+
+    They lie between the generations kept with a family (few in a long run): each gap
+    between two of those is counted by one aggregate query, and is one stretch when it is
+    whole (no generation missing from the record), else it is split where one is.
+    """
     with store.reading() as connection:
         if not _has_table(connection):
             return []
-        found = connection.execute(
-            "SELECT generation, individuals, best, previous_best, width, family FROM lineage "
-            "WHERE run_id = ? AND generation <= ? ORDER BY generation DESC LIMIT ?",
-            (run_id, upper, READ_CHUNK),
+        kept = connection.execute(
+            "SELECT generation FROM lineage WHERE run_id = ? AND generation BETWEEN 1 AND ? "
+            "AND family IS NOT NULL ORDER BY generation",
+            (run_id, int(top)),
         ).fetchall()
-    rows = []
-    for values in found:
-        generation, individuals, best, previous_best, width, family = values
-        integers = (generation, individuals, best, previous_best, width)
-        if (
-            not all(type(value) is int for value in integers)
-            or width not in (1, 2, 4)
-            or individuals < 1
-            or individuals >= 1 << (8 * width)
-            or not 0 <= best < individuals
-            or not -1 <= previous_best < individuals
-            or not (family is None or isinstance(family, bytes))
-        ):
-            raise StoreError(f"{_where(store.path, run_id, generation)}: damaged")
-        rows.append(LineageRow(generation, individuals, best, previous_best, width, family))
-    return rows
+        bounds = [0, *(int(row[0]) for row in kept), int(top) + 1]
+        stretches: list[InPlaceStretch] = []
+        for below, above in itertools.pairwise(bounds):
+            if above - below > 1:
+                stretches += _stretches_between(store, connection, run_id, below, above)
+    return stretches[::-1]
 
 
-def _where(path: Path, run_id: int, generation: object) -> str:
-    return f"{path}: run {run_id}, lineage of generation {generation}"
+def _stretches_between(
+    store: StoreConnection, connection: sqlite3.Connection, run_id: int, below: int, above: int
+) -> list[InPlaceStretch]:
+    """The stretches strictly between generations ``below`` and ``above``, oldest first."""
+    where = "run_id = ? AND generation > ? AND generation < ? AND family IS NULL"
+    found = connection.execute(
+        "SELECT COUNT(*), SUM(best = previous_best), MIN(best), MAX(best - individuals), "
+        f"MIN(previous_best), MAX(previous_best - individuals), MIN(individuals) FROM lineage "
+        f"WHERE {where}",
+        (run_id, below, above),
+    ).fetchone()
+    count, carried, least_best, most_best, least_before, most_before, least_size = found
+    if not count:
+        return []
+    if least_best < 0 or most_best >= 0 or least_before < -1 or most_before >= 0 or least_size < 1:
+        raise StoreError(f"{_where(store.path, run_id, below + 1, above - 1)}: damaged")
+    if count == above - below - 1:  # no generation missing: one stretch
+        return [InPlaceStretch(above - 1, below + 1, int(carried))]
+    rows = connection.execute(
+        f"SELECT generation, best = previous_best FROM lineage WHERE {where} ORDER BY generation",
+        (run_id, below, above),
+    ).fetchall()
+    stretches: list[InPlaceStretch] = []
+    for generation, same in rows:
+        last = stretches[-1] if stretches else None
+        if last is not None and last.high == generation - 1:
+            stretches[-1] = InPlaceStretch(generation, last.low, last.carried + same)
+        else:
+            stretches.append(InPlaceStretch(generation, generation, int(same)))
+    return stretches
+
+
+def _families(store: StoreConnection, run_id: int, top: int) -> Iterator[tuple[int, KeptFamily]]:
+    """The generations kept with a family, newest first, a chunk at a time."""
+    upper = int(top)
+    while upper >= 1:
+        with store.reading() as connection:
+            if not _has_table(connection):
+                return
+            found = connection.execute(
+                "SELECT generation, individuals, best, previous_best, width, family, "
+                f"{_ROW_CHECKS} OR typeof(family) != 'blob' FROM lineage WHERE run_id = ? "
+                "AND generation BETWEEN 1 AND ? AND family IS NOT NULL "
+                "ORDER BY generation DESC LIMIT ?",
+                (run_id, upper, READ_CHUNK),
+            ).fetchall()
+        for *values, damaged in found:
+            if damaged:
+                raise StoreError(f"{_where(store.path, run_id, values[0])}: damaged")
+            row = LineageRow(*values)
+            yield row.generation, KeptFamily(row, store.path, run_id)
+        if len(found) < READ_CHUNK:
+            return
+        upper = int(found[-1][0]) - 1
+
+
+def _where(path: Path, run_id: int, generation: object, last: object = None) -> str:
+    """Where in a store a damaged lineage is: a generation, or generations up to ``last``."""
+    generations = (
+        f"generation {generation}" if last is None else (f"generations {generation} to {last}")
+    )
+    return f"{path}: run {run_id}, lineage of {generations}"

@@ -151,12 +151,13 @@ class RunStore:
         """``(generation, board)`` of each solution, in the order found."""
         return run_reads.solutions(self._store, run_id)
 
-    def lineage_families(
+    def lineage_pieces(
         self, run_id: int, top: int
-    ) -> Iterator[tuple[int, lineage_table.KeptFamily]]:
-        """The run's kept lineage from generation ``top`` down, newest first (generations
-        without one are skipped; a store without the table has none)."""
-        return lineage_table.lineage_families(self._store, run_id, top)
+    ) -> Iterator[tuple[int, lineage_table.KeptFamily] | lineage_table.InPlaceStretch]:
+        """The run's kept lineage from generation ``top`` down to 1, newest first (see
+        :func:`~tui.lab.store.lineage_table.lineage_pieces`; a store without the table has
+        none)."""
+        return lineage_table.lineage_pieces(self._store, run_id, top)
 
     def keyframe_generations(self, run_id: int) -> list[int]:
         """Generations that have a keyframe, in order."""
