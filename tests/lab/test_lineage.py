@@ -58,26 +58,26 @@ def record(store: RunStore, config: Config, *, lineage: bool = True, **options: 
 def check_line(snapshots: list[Snapshot], generation: int, index: int) -> None:
     """Every ancestor as the live snapshots show it."""
     line = ancestry(SnapshotSource(snapshots), generation, index)
-    assert (line[0].generation, line[0].index) == (generation, index)
+    assert (line[0].generation, line[0].individual) == (generation, index)
     for ancestor, below in zip(line, [*line[1:], None], strict=True):
         snapshot = snapshots[ancestor.generation]
-        assert ancestor.genome == tuple(snapshot.population[ancestor.index].tolist())
-        assert ancestor.fitness == snapshot.fitness[ancestor.index]
-        assert ancestor.conflicts == snapshot.conflicts[ancestor.index]
+        assert ancestor.genome == tuple(snapshot.population[ancestor.individual].tolist())
+        assert ancestor.fitness == snapshot.fitness[ancestor.individual]
+        assert ancestor.conflicts == snapshot.conflicts[ancestor.individual]
         lineage = snapshot.lineage
         assert lineage is not None
-        first, second = lineage.parents[ancestor.index].tolist()
+        first, second = lineage.parents[ancestor.individual].tolist()
         assert ancestor.parents == tuple(p for p in (first, second) if p >= 0)
-        assert ancestor.operator == lineage.operator(ancestor.index)
-        flags = int(lineage.flags[ancestor.index])
+        assert ancestor.operator == lineage.operator(ancestor.individual)
+        flags = int(lineage.flags[ancestor.individual])
         if below is None:
             # The line ends at generation 0 or at a newcomer.
             assert flags & KIND == NEW and ancestor.followed is None
             continue
         assert below.generation == ancestor.generation - 1
-        assert below.index == ancestor.followed
+        assert below.individual == ancestor.followed
         if flags & KIND == CROSSED:
-            child = snapshot.population[ancestor.index]
+            child = snapshot.population[ancestor.individual]
             before = snapshots[below.generation].population
             given = [(child == before[p]).sum() for p in (first, second)]
             expected = second if given[1] > given[0] else first
@@ -162,7 +162,7 @@ def test_a_keyframes_own_generation_gets_its_lineage_from_the_one_before(store: 
 def test_generation_0_is_its_own_line() -> None:
     snapshots = live_run(CONFIGS["default"])
     [only] = ancestry(SnapshotSource(snapshots), 0, 5)
-    assert (only.generation, only.index, only.operator, only.parents) == (0, 5, "new", ())
+    assert (only.generation, only.individual, only.operator, only.parents) == (0, 5, "new", ())
 
 
 def test_flags_tell_the_followed_parent() -> None:

@@ -16,7 +16,7 @@ the offspring of the best of generation X?
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Collection, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, NamedTuple, Protocol
 
@@ -24,7 +24,16 @@ import numpy as np
 import numpy.typing as npt
 
 from engine import Snapshot
-from engine.lineage import COPY, CROSSED, FROM_BEST, KIND, MOSTLY_SECOND, NEW, SURVIVOR, Lineage
+from engine.lineage import (
+    COPY,
+    CROSSED,
+    FROM_BEST,
+    KIND,
+    MOSTLY_SECOND,
+    NEW,
+    SURVIVOR,
+    Lineage,
+)
 
 
 class FamilyRow(NamedTuple):
@@ -75,15 +84,43 @@ class ArrayFamily:
         return int(first), int(second), int(self._flags[index])
 
 
+class Stretch(Protocol):
+    """Consecutive generations, ``high`` down to ``low``, in each of which every individual
+    survived in its own place (a run's record keeps them so)."""
+
+    @property
+    def high(self) -> int:
+        """The newest generation of the stretch."""
+        ...
+
+    @property
+    def low(self) -> int:
+        """The oldest generation of the stretch."""
+        ...
+
+    @property
+    def carried(self) -> int:
+        """The generations whose best is the best of the generation before, carried over."""
+        ...
+
+
+Piece = tuple[int, Family] | Stretch
+"""What a source gives, newest first: one generation's family, or a stretch in place."""
+
+
 class GenerationSource(Protocol):
     """The generations of one run, as an ancestry reads them."""
 
-    def families(self, top: int) -> Iterator[tuple[int, Family]]:
-        """The families of generations ``top``, ``top - 1``, ..., 1, in that order."""
+    def families(self, top: int) -> Iterator[Piece]:
+        """Generations ``top``, ``top - 1``, ..., 1, in that order: a ``(generation,
+        family)`` each, or :class:`Stretch` es of them."""
         ...
 
-    def snapshots(self, generations: Sequence[int]) -> Mapping[int, Snapshot]:
-        """The snapshots of some generations (increasing), each with its lineage."""
+    def snapshots(
+        self, generations: Collection[int], lineage: Collection[int]
+    ) -> Mapping[int, Snapshot]:
+        """The snapshots of some generations; those of ``lineage`` (some of them) with their
+        lineage, the others with or without."""
         ...
 
 
@@ -94,13 +131,15 @@ class SnapshotSource:
     def __init__(self, snapshots: Sequence[Snapshot]) -> None:
         self._snapshots = snapshots
 
-    def families(self, top: int) -> Iterator[tuple[int, Family]]:
-        """The families of generations ``top`` down to 1."""
+    def families(self, top: int) -> Iterator[Piece]:
+        """The families of generations ``top`` down to 1, one at a time."""
         for generation in range(top, 0, -1):
             yield generation, ArrayFamily.of(_lineage_of(self._snapshots[generation]))
 
-    def snapshots(self, generations: Sequence[int]) -> Mapping[int, Snapshot]:
-        """The snapshots of those generations."""
+    def snapshots(
+        self, generations: Collection[int], lineage: Collection[int]
+    ) -> Mapping[int, Snapshot]:
+        """The snapshots of those generations (each with its lineage)."""
         return {generation: self._snapshots[generation] for generation in generations}
 
 
@@ -110,13 +149,13 @@ def _lineage_of(snapshot: Snapshot) -> Lineage:
     return snapshot.lineage
 
 
-@dataclass(frozen=True)
-class Ancestor:
-    """One generation of an individual's line.
+class Ancestor(NamedTuple):
+    """One generation of an individual's line (a named tuple: a long run's line has one for
+    each of its generations).
 
     Attributes:
         generation: The generation.
-        index: The ancestor's index in that generation's population.
+        individual: The ancestor's index in that generation's population.
         genome: Its genes.
         fitness: Its fitness.
         conflicts: Its attacking pairs.
@@ -128,7 +167,7 @@ class Ancestor:
     """
 
     generation: int
-    index: int
+    individual: int
     genome: tuple[int, ...]
     fitness: float
     conflicts: int
@@ -141,7 +180,7 @@ class Ancestor:
         """Plain values, for JSON."""
         return {
             "generation": self.generation,
-            "index": self.index,
+            "index": self.individual,
             "genome": list(self.genome),
             "fitness": self.fitness,
             "conflicts": self.conflicts,
@@ -168,6 +207,15 @@ class _Step(NamedTuple):
         return self.second if self.flags & MOSTLY_SECOND else self.first
 
 
+class _Stay(NamedTuple):
+    """A stretch of generations, ``high`` down to ``low``, the line at one index all along:
+    one survivor of itself a generation."""
+
+    high: int
+    low: int
+    individual: int
+
+
 class Trace(NamedTuple):
     """An individual's ancestry and, over the same generations, how often a best descends
     from the best before it."""
@@ -190,18 +238,25 @@ def trace(source: GenerationSource, generation: int, index: int, *, descent: boo
     Returns:
         The individual first, then its ancestors generation by generation; and the count.
     """
-    steps: list[_Step] = []
+    steps: list[_Step | _Stay] = []
     counted = BestDescent(0, 0, 0)
     at = index
-    for now, family in source.families(generation):
-        if at >= 0:
-            step = _Step(now, at, *family.row(at))
-            steps.append(step)
-            at = step.followed
-        elif not descent:
+    for piece in source.families(generation):
+        if at < 0 and not descent:
             break
+        if isinstance(piece, tuple):
+            now, family = piece
+            if at >= 0:
+                step = _Step(now, at, *family.row(at))
+                steps.append(step)
+                at = step.followed
+            if descent:
+                counted = counted.counting(family)
+            continue
+        if at >= 0:  # nobody moved: the line stays at ``at`` all through the stretch
+            steps.append(_Stay(piece.high, piece.low, at))
         if descent:
-            counted = counted.counting(family)
+            counted = counted.in_place(piece)
     if at >= 0:
         steps.append(_Step(0, at, -1, -1, NEW))
     return Trace(_ancestors(source, generation, index, steps), counted)
@@ -213,7 +268,7 @@ def ancestry(source: GenerationSource, generation: int, index: int) -> list[Ance
 
 
 def _ancestors(
-    source: GenerationSource, generation: int, index: int, steps: list[_Step]
+    source: GenerationSource, generation: int, index: int, steps: list[_Step | _Stay]
 ) -> list[Ancestor]:
     """The steps of a line with their genomes, fitness, conflicts and operators.
 
@@ -221,12 +276,23 @@ def _ancestors(
     generation itself (for how it was made) and the one before (the parent's genes) are
     needed; a survivor has its parent's genes.
     """
-    made = [step.generation for step in steps if step.kind in (COPY, CROSSED)]
-    needed = sorted({generation, *made, *(g - 1 for g in made)})
-    snapshots = source.snapshots(needed)
+    made = {
+        step.generation
+        for step in steps
+        if isinstance(step, _Step) and step.kind in (COPY, CROSSED)
+    }
+    snapshots = source.snapshots({generation, *made, *(g - 1 for g in made)}, made)
     genome, fitness, conflicts = _individual(snapshots[generation], index)
     ancestors: list[Ancestor] = []
     for step in steps:
+        if isinstance(step, _Stay):
+            at = step.individual
+            parents: tuple[int, ...] = (at,)
+            ancestors += [
+                Ancestor(g, at, genome, fitness, conflicts, "survivor", parents, at, None)
+                for g in range(step.high, step.low - 1, -1)
+            ]
+            continue
         kind = step.kind
         parents = tuple(parent for parent in (step.first, step.second) if parent >= 0)
         followed = step.followed if step.followed >= 0 else None
@@ -238,7 +304,7 @@ def _ancestors(
         ancestors.append(
             Ancestor(
                 generation=step.generation,
-                index=step.individual,
+                individual=step.individual,
                 genome=genome,
                 fitness=fitness,
                 conflicts=conflicts,
@@ -275,6 +341,12 @@ class BestDescent:
     from_best: int
     bred: int
 
+    def in_place(self, stretch: Stretch) -> BestDescent:
+        """These counts with a stretch of generations in which everyone survived in place:
+        a best whose parent was the best before is the best before, carried over."""
+        count = stretch.high - stretch.low + 1
+        return BestDescent(self.generations + count, self.from_best + stretch.carried, self.bred)
+
     def counting(self, family: Family) -> BestDescent:
         """These counts with one more generation's."""
         _, _, flags = family.row(family.best)
@@ -302,6 +374,8 @@ def best_descent(source: GenerationSource, top: int) -> BestDescent:
     conflicts, then the first).
     """
     counted = BestDescent(0, 0, 0)
-    for _, family in source.families(top):
-        counted = counted.counting(family)
+    for piece in source.families(top):
+        counted = (
+            counted.counting(piece[1]) if isinstance(piece, tuple) else counted.in_place(piece)
+        )
     return counted

@@ -8,10 +8,10 @@ an ancestry reads are re-stepped the same way, each with its lineage.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Collection, Iterator, Mapping
 
 from engine import Snapshot
-from tui.lab.lineage import ArrayFamily, Family
+from tui.lab.lineage import ArrayFamily, Piece
 from tui.lab.store import StoreError
 from tui.lab.timeline import Timeline
 
@@ -49,24 +49,36 @@ class RecordedSource:
         self.recomputed = 0
         """Families recomputed by re-stepping so far."""
 
-    def families(self, top: int) -> Iterator[tuple[int, Family]]:
-        """The families of generations ``top`` down to 1: the record's, else re-stepped."""
+    def families(self, top: int) -> Iterator[Piece]:
+        """Generations ``top`` down to 1: the record's (stretches in place whole), the others
+        re-stepped."""
         timeline = self.timeline
-        kept = timeline.store.lineage_families(timeline.run_id, top)
-        upcoming = next(kept, None)
-        for generation in range(top, 0, -1):
-            while upcoming is not None and upcoming[0] > generation:
-                upcoming = next(kept, None)
-            if upcoming is not None and upcoming[0] == generation:
-                self.kept += 1
-                yield generation, upcoming[1]
-            else:
+        due = top  # the next generation to give
+        for piece in timeline.store.lineage_pieces(timeline.run_id, top):
+            high, low = (
+                (piece[0], piece[0]) if isinstance(piece, tuple) else (piece.high, piece.low)
+            )
+            for generation in range(due, high, -1):
                 self.recomputed += 1
                 yield generation, self._restepped_family(generation)
+            self.kept += high - low + 1
+            yield piece
+            due = low - 1
+        for generation in range(due, 0, -1):
+            self.recomputed += 1
+            yield generation, self._restepped_family(generation)
 
-    def snapshots(self, generations: Sequence[int]) -> Mapping[int, Snapshot]:
-        """The snapshots of those generations (increasing: re-stepped forward), with lineage."""
-        return {g: snapshot_with_lineage(self.timeline, g) for g in sorted(generations)}
+    def snapshots(
+        self, generations: Collection[int], lineage: Collection[int]
+    ) -> Mapping[int, Snapshot]:
+        """The snapshots of those generations, re-stepped in increasing order; those of
+        ``lineage`` with their lineage (a keyframe's own generation is then re-stepped from
+        the one before)."""
+        timeline = self.timeline
+        return {
+            g: snapshot_with_lineage(timeline, g) if g in lineage else timeline.snapshot_at(g)
+            for g in sorted(generations)
+        }
 
     def _restepped_family(self, generation: int) -> ArrayFamily:
         """The family of ``generation``, re-stepping the stretch from the keyframe before it.

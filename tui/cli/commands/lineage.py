@@ -159,7 +159,7 @@ def _print(run_id: int, generation: int, individual: int, traced: Trace) -> None
     for ancestor in traced.ancestors:
         fitness = f"{ancestor.fitness:.6g}"
         print(
-            f"  {ancestor.generation:>{width},}  {ancestor.index:>5}  {fitness:>10}  "
+            f"  {ancestor.generation:>{width},}  {ancestor.individual:>5}  {fitness:>10}  "
             f"{ancestor.conflicts:>5}  {ancestor.operator} / {_parents(ancestor)}  "
             f"[{_genes(ancestor)}]"
         )
