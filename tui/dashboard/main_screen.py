@@ -21,7 +21,7 @@ from textual.screen import Screen
 from textual.widgets import Footer
 
 from engine import Config
-from tui.dashboard.actions.bindings import MAIN_BINDINGS, TRAVEL_ACTIONS, help_sections
+from tui.dashboard.actions import bindings
 from tui.dashboard.actions.record_keys import RecordKeys
 from tui.dashboard.actions.travel_keys import BIG_STEP, TravelKeys
 from tui.dashboard.current_run import CurrentRun
@@ -63,7 +63,7 @@ class MainScreen(Screen[None]):
         replay: Open on this recorded run (an id, or a run file's path) in time travel.
     """
 
-    BINDINGS: ClassVar[list[BindingType]] = MAIN_BINDINGS
+    BINDINGS: ClassVar[list[BindingType]] = bindings.MAIN_BINDINGS
 
     def __init__(
         self,
@@ -166,8 +166,7 @@ class MainScreen(Screen[None]):
         self.set_interval(1 / FRAME_RATE, self.painter.repaint, name="repaint")
 
     def fit_layout(self, width: int, height: int) -> None:
-        """Fit the views to a terminal of ``width x height``: the board's row follows N, and
-        the form collapses when narrow."""
+        """Fit the views to the terminal: the board's row follows N, the form folds if narrow."""
         if not self._mounted:
             return
         # The board's row gets what the board needs, up to a share that leaves the table room.
@@ -258,15 +257,14 @@ class MainScreen(Screen[None]):
         return self._mounted and focused is not None and self.form in focused.ancestors
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        """Escape only means something (and is only in the footer) inside the form; in the
-        form, the time-travel keys are the form's."""
+        """Escape acts (and shows in the footer) in the form only; there, travel keys are text."""
         if action == "leave_form":
             return self.in_form()
         # `end` (a priority key) must still move the cursor in the form's inputs, and in the
         # population table while the run is live: it means "back to live" only in time travel.
         if action == "go_live" and not self.travel.active:
             return False
-        return not (action in TRAVEL_ACTIONS and self.in_form())
+        return not (action in bindings.TRAVEL_ACTIONS and self.in_form())
 
     def action_toggle_run(self) -> None:
         """Run or pause the current run."""
@@ -397,8 +395,6 @@ class MainScreen(Screen[None]):
 
     def action_help(self) -> None:
         """Show every key, generated from the bindings."""
-        notes = [("ctrl+p", "command palette: every action, presets, themes, screenshot")]
-        command = self.run_command()
-        if command is not None:
-            notes.insert(0, ("This run", f"reruns bit for bit: {command}"))
-        self.app.push_screen(HelpScreen(help_sections(), notes))
+        self.app.push_screen(
+            HelpScreen(bindings.help_sections(), bindings.help_notes(self.run_command()))
+        )

@@ -132,3 +132,12 @@ def help_sections() -> list[tuple[str, list[Binding]]]:
         ("Solutions screen (s)", described(SolutionsScreen.BINDINGS)),
         ("Race screen (x)", described(RaceScreen.BINDINGS)),
     ]
+
+
+def help_notes(run_command: str | None) -> list[tuple[str, str]]:
+    """The lines help shows before the keys: the command that reruns the run (if there is a
+    run), and the palette."""
+    notes = [("ctrl+p", "command palette: every action, presets, themes, screenshot")]
+    if run_command is not None:
+        notes.insert(0, ("This run", f"reruns bit for bit: {run_command}"))
+    return notes
