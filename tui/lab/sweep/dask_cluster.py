@@ -6,17 +6,20 @@ through an SSH tunnel); this module only connects as a client. Each task is
 by its importable name and the arguments as plain data, so every worker needs ``queens-ga``
 installed. A task is named by its (config fingerprint, seed), so two submissions of the same run
 are one task. A worker that dies has its tasks run again elsewhere by the scheduler; a result
-that comes back twice is kept once by the ledger. ``dask[distributed]`` is an optional extra
-(``pip install 'queens-ga[cluster]'``), imported only here.
+that comes back twice is kept once by the ledger. Any other :class:`~tui.lab.sweep.job.Job`
+runs the same way (:meth:`DaskCluster.run_jobs`): the parts of an exact count, say.
+``dask[distributed]`` is an optional extra (``pip install 'queens-ga[cluster]'``), imported only
+here.
 """
 
 from __future__ import annotations
 
 import importlib
 from collections.abc import Callable, Iterable, Iterator
-from typing import Any, Final
+from typing import Any, Final, TypeVar
 
 from tui.lab.sweep.errors import ClusterError
+from tui.lab.sweep.job import Job
 from tui.lab.sweep.task import Task, run_task
 
 __all__ = ["CONNECT_TIMEOUT", "MIN_IN_FLIGHT", "ClusterError", "DaskCluster", "connect", "task_key"]
@@ -26,6 +29,9 @@ CONNECT_TIMEOUT: Final = 10.0
 
 MIN_IN_FLIGHT: Final = 16
 """Tasks submitted ahead at least; more on a cluster with many threads (4 per thread)."""
+
+WorkT = TypeVar("WorkT")
+"""What a caller's result handler is given back with each result (a sweep's :class:`Task`)."""
 
 
 def _distributed() -> Any:
@@ -120,20 +126,43 @@ class DaskCluster:
             KeyboardInterrupt: (and any exception from ``on_result``) once the tasks are
                 cancelled.
         """
+        jobs = (
+            (task, Job(task_key(task), run_task, (dict(task.config), task.seed))) for task in tasks
+        )
+        self.run_jobs(jobs, on_result)
+
+    def run_jobs(
+        self,
+        jobs: Iterable[tuple[WorkT, Job]],
+        on_result: Callable[[WorkT, dict[str, Any]], None],
+    ) -> None:
+        """Run every job; call ``on_result(work, result)`` here as each ends.
+
+        Args:
+            jobs: Each job, beside what ``on_result`` is to be given back with its result;
+                each job's key is its Dask key.
+            on_result: Called once per job, with its first result.
+
+        Raises:
+            ClusterError: If a job's workers kept dying (Dask's ``KilledWorker``).
+            TaskFailed: If a job raised an error on its worker.
+            KeyboardInterrupt: (and any exception from ``on_result``) once the jobs are
+                cancelled.
+        """
         distributed = _distributed()
         killed_worker = importlib.import_module("distributed.scheduler").KilledWorker
 
-        pending: Iterator[Task] = iter(tasks)
+        pending: Iterator[tuple[WorkT, Job]] = iter(jobs)
         limit = max(MIN_IN_FLIGHT, 4 * self.threads())
-        in_flight: dict[str, tuple[Task, Any]] = {}
+        in_flight: dict[str, tuple[WorkT, Any]] = {}
 
         def submit() -> Any:
-            task = next(pending, None)
-            if task is None:
+            entry = next(pending, None)
+            if entry is None:
                 return None
-            key = task_key(task)
-            future = self.client.submit(run_task, dict(task.config), task.seed, key=key, pure=False)
-            in_flight[key] = (task, future)
+            work, job = entry
+            future = self.client.submit(job.function, *job.arguments, key=job.key, pure=False)
+            in_flight[job.key] = (work, future)
             return future
 
         while len(in_flight) < limit and submit() is not None:
@@ -151,9 +180,9 @@ class DaskCluster:
                     raise ClusterError(
                         f"Dask workers kept dying on a run ({error}); is it too large for them?"
                     ) from None
-                task, _ = in_flight.pop(future.key)
+                work, _ = in_flight.pop(future.key)
                 future.release()
-                on_result(task, result)
+                on_result(work, result)
                 following = submit()
                 if following is not None:
                     completed.add(following)

@@ -1,11 +1,12 @@
-"""Running sweep tasks on a pool of local worker processes.
+"""Running sweep tasks, or any :class:`~tui.lab.sweep.job.Job`, on a pool of local worker processes.
 
 Only a few tasks are in flight at a time (twice the workers), so a sweep of a million runs
 holds a few futures, not a million. A worker that dies (killed, out of memory) breaks the
 standard pool: the results already handed back are kept, a new pool is started, and the tasks
 that had not come back are submitted again; nothing is lost and, since results are keyed by
 (config fingerprint, seed), nothing is counted twice. Workers ignore Ctrl+C (the parent stops
-them) and, on Linux, die with the parent even when it is killed outright.
+them) and, on Linux, die with the parent even when it is killed outright. A sweep's runs are
+jobs like any other (:meth:`LocalPool.run_jobs`): the parts of an exact count run the same way.
 
 Workers are started and ended with Ctrl+C and SIGTERM held (:mod:`~tui.lab.sweep.held_signals`):
 a signal waits until the pool knows every worker it has (a few milliseconds; a few tenths of a
@@ -21,13 +22,14 @@ import multiprocessing
 import os
 import signal
 import sys
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
-from typing import Any, Final
+from typing import Any, Final, TypeVar
 
 from tui.lab.sweep.errors import WorkersLost
 from tui.lab.sweep.held_signals import release_held_signals, signals_held
+from tui.lab.sweep.job import Job
 from tui.lab.sweep.task import Task, run_task
 
 __all__ = ["IN_FLIGHT_PER_WORKER", "MAX_RESTARTS_WITHOUT_PROGRESS", "LocalPool", "WorkersLost"]
@@ -37,6 +39,12 @@ MAX_RESTARTS_WITHOUT_PROGRESS: Final = 3
 
 IN_FLIGHT_PER_WORKER: Final = 2
 """Tasks submitted ahead per worker, so a worker never waits for the parent."""
+
+SWEEP_PRELOAD: Final = ("tui.lab.sweep.task",)
+"""What a sweep's workers import before their first task (see :func:`_context`)."""
+
+WorkT = TypeVar("WorkT")
+"""What a caller's result handler is given back with each result (a sweep's :class:`Task`)."""
 
 
 def _die_with_parent() -> None:
@@ -61,16 +69,17 @@ def _start_worker() -> None:
     _die_with_parent()
 
 
-def _context() -> multiprocessing.context.BaseContext:
+def _context(preload: Sequence[str]) -> multiprocessing.context.BaseContext:
     """A fork server where there is one (no fork of a threaded parent), else spawn.
 
-    The fork server imports, once, what every worker needs: the engine, the task, ctypes (for
-    :func:`_die_with_parent`) and the main module, which each worker would otherwise import
-    again on its own (a script that imports the sweep modules: ~20 ms per worker).
+    The fork server imports, once, what every worker needs: the engine, the modules of the
+    jobs' functions (``preload``), ctypes (for :func:`_die_with_parent`) and the main module,
+    which each worker would otherwise import again on its own (a script that imports the sweep
+    modules: ~20 ms per worker). A process has one fork server: the first pool's preload holds.
     """
     if "forkserver" in multiprocessing.get_all_start_methods():
         context = multiprocessing.get_context("forkserver")
-        context.set_forkserver_preload(["__main__", "ctypes", "engine", "tui.lab.sweep.task"])
+        context.set_forkserver_preload(["__main__", "ctypes", "engine", *preload])
         return context
     return multiprocessing.get_context("spawn")
 
@@ -82,11 +91,16 @@ class LocalPool:
         workers: Worker processes (at least 1).
         record_to: A run store's path: each worker records its runs there in full
             (``--record-runs``), and each result carries its ``run_id``.
+        preload: Modules the workers import before their first job: those of the jobs'
+            functions (a sweep's by default).
     """
 
-    def __init__(self, workers: int, record_to: str | None = None) -> None:
+    def __init__(
+        self, workers: int, record_to: str | None = None, preload: Sequence[str] = SWEEP_PRELOAD
+    ) -> None:
         self.workers = max(1, workers)
         self.record_to = record_to
+        self.preload = tuple(preload)
         self._pool: ProcessPoolExecutor | None = None
 
     def describe(self) -> str:
@@ -103,7 +117,7 @@ class LocalPool:
 
     def _new_pool(self) -> ProcessPoolExecutor:
         self._pool = ProcessPoolExecutor(
-            max_workers=self.workers, mp_context=_context(), initializer=_start_worker
+            max_workers=self.workers, mp_context=_context(self.preload), initializer=_start_worker
         )
         return self._pool
 
@@ -116,46 +130,70 @@ class LocalPool:
             TaskFailed: If a run raised an error in its worker.
             KeyboardInterrupt: (and any exception from ``on_result``) once workers are ended.
         """
-        pending: Iterator[Task] = iter(tasks)
-        retry: list[Task] = []
+        self.run_jobs(((task, self._job_of(task)) for task in tasks), on_result)
+
+    def _job_of(self, task: Task) -> Job:
+        """A sweep's run as a job: its config and seed, and where to record it, if anywhere."""
+        arguments = (task.config, task.seed, self.record_to, task.label)
+        return Job(f"{task.fingerprint}-{task.seed}", run_task, arguments)
+
+    def run_jobs(
+        self,
+        jobs: Iterable[tuple[WorkT, Job]],
+        on_result: Callable[[WorkT, dict[str, Any]], None],
+    ) -> None:
+        """Run every job; call ``on_result(work, result)`` in this process as each ends.
+
+        Args:
+            jobs: Each job, beside what ``on_result`` is to be given back with its result.
+            on_result: Called once per result; a job whose worker died is run again, and
+                reaches it once, when it comes back.
+
+        Raises:
+            WorkersLost: If pools keep breaking with no result coming back, or workers cannot
+                be started.
+            TaskFailed: If a job raised an error in its worker.
+            KeyboardInterrupt: (and any exception from ``on_result``) once workers are ended.
+        """
+        pending: Iterator[tuple[WorkT, Job]] = iter(jobs)
+        retry: list[tuple[WorkT, Job]] = []
         breaks = 0
 
-        def refill(pool: ProcessPoolExecutor, in_flight: dict[Any, Task]) -> None:
-            """Submit tasks up to the limit; submitting may start a worker: held signals."""
+        def refill(pool: ProcessPoolExecutor, in_flight: dict[Any, tuple[WorkT, Job]]) -> None:
+            """Submit jobs up to the limit; submitting may start a worker: held signals."""
             with signals_held():
                 while len(in_flight) < self.workers * IN_FLIGHT_PER_WORKER:
-                    task = retry.pop() if retry else next(pending, None)
-                    if task is None:
+                    entry = retry.pop() if retry else next(pending, None)
+                    if entry is None:
                         return
+                    job = entry[1]
                     try:
-                        future = pool.submit(
-                            run_task, task.config, task.seed, self.record_to, task.label
-                        )
+                        future = pool.submit(job.function, *job.arguments)
                     except OSError as error:  # no process or pipe to be had
                         message = f"cannot start local worker processes ({error})"
                         raise WorkersLost(message) from None
-                    in_flight[future] = task
+                    in_flight[future] = entry
 
         try:
             while True:
                 with signals_held():
                     pool = self._new_pool()
-                in_flight: dict[Future[dict[str, Any]], Task] = {}
+                in_flight: dict[Future[dict[str, Any]], tuple[WorkT, Job]] = {}
                 broken = False
                 try:
                     refill(pool, in_flight)
                     while in_flight:
                         done, _ = wait(in_flight, return_when=FIRST_COMPLETED)
                         for future in done:
-                            task = in_flight.pop(future)
+                            entry = in_flight.pop(future)
                             try:
                                 result = future.result()
                             except BrokenProcessPool:
-                                retry.append(task)
+                                retry.append(entry)
                                 broken = True
                                 continue
                             breaks = 0
-                            on_result(task, result)
+                            on_result(entry[0], result)
                         if broken:
                             break
                         refill(pool, in_flight)
