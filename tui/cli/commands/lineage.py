@@ -79,7 +79,7 @@ def run(args: argparse.Namespace) -> int:
     except ValueError as error:
         return _refuse(str(error))
     from tui.lab.lineage import trace
-    from tui.lab.recorded_lineage import RecordedSource, snapshot_with_lineage
+    from tui.lab.recorded_lineage import RecordedSource
     from tui.lab.timeline import Timeline
 
     store, run_id = open_run(args.run, args.store)
@@ -95,7 +95,7 @@ def run(args: argparse.Namespace) -> int:
             )
         elif generation < 0:
             generation += last + 1
-        snapshot = snapshot_with_lineage(timeline, generation)
+        snapshot = timeline.snapshot_at(generation)  # its lineage only if the line needs it
         size = snapshot.population.shape[0]
         if individual is None:
             individual = snapshot.best_index
@@ -168,5 +168,5 @@ def _print(run_id: int, generation: int, individual: int, traced: Trace) -> None
         print(
             f"the best descends from the best of the generation before in "
             f"{descent.from_best:,} of {descent.generations:,} generations "
-            f"({descent.share:.0%}; bred, not carried over: {descent.bred_share:.0%})"
+            f"({descent.share:.1%}; bred, not carried over: {descent.bred_share:.1%})"
         )
