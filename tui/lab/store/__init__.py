@@ -26,6 +26,9 @@ What lives where:
 - :mod:`.run_writes`: begin, claim, record, end, truncate and delete a run.
 - :mod:`.run_reads`: runs, stats, solutions, keyframes, a portable run file, the store's size.
 - :mod:`.sweep_tables`: sweeps and their results.
+- :mod:`.count_tables`: exact counts split into parts, each part's count (tables made when a
+  count is first kept); :mod:`.count_store`: :class:`~.count_store.CountStore`, the store as a
+  count sees it.
 - :mod:`.location`: which file (:func:`store_path`); :mod:`.errors`: :class:`StoreError`.
 """
 
