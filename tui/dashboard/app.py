@@ -21,6 +21,7 @@ from textual.command import Provider
 from textual.events import Resize
 from textual.screen import Screen
 from textual.theme import Theme
+from textual.widget import AwaitMount
 
 from engine import Config
 from tui.dashboard.actions.bindings import QUIT
@@ -93,8 +94,10 @@ class QueensApp(App[None]):
         self.main_screen = self._main_screen()
         return self.main_screen
 
-    def on_mount(self) -> None:
+    async def on_mount(self) -> None:
         """Restore the theme; say so at once if the terminal is too small."""
+        # The main screen mounts in a task of its own: it is set up before anything covers it.
+        await AwaitMount(self.main_screen, [self.main_screen])
         self._mounted = True
         self._restore_theme()
         self._fit_terminal(self.size.width, self.size.height)
