@@ -18,6 +18,7 @@ import asyncio
 import statistics
 import time
 from collections.abc import Callable
+from functools import partial
 from typing import Final
 
 from textual import events
@@ -103,7 +104,7 @@ async def measure() -> tuple[list[float], list[float], dict[str, list[float]]]:
             target = f"Gen {algorithm.snapshot.generation + 1:,} "
             pressed = time.perf_counter()
             press(app, "n", "n")
-            await _until(lambda t=target: says(t))
+            await _until(partial(says, target))
             latencies["n (step)"].append(time.perf_counter() - pressed)
             pressed = time.perf_counter()
             press(app, "space", " ")

@@ -21,6 +21,7 @@ import asyncio
 import statistics
 import time
 from collections.abc import Callable
+from functools import partial
 
 import numpy as np
 
@@ -50,7 +51,7 @@ def table_window() -> None:
     keys = [-fitness, conflicts]
     print(f"1. Table window of 30 rows, P = {size:,} (integer fitness, heavy ties)")
     for where, start in (("top", 0), ("middle", size // 2), ("end", size - 30)):
-        ms = best_of(lambda start=start: ordered_window(keys, size, start, start + 30))
+        ms = best_of(partial(ordered_window, keys, size, start, start + 30))
         print(f"   {where:<7} {ms:8.1f} ms")
     ms = best_of(lambda: np.lexsort((conflicts, -fitness)), 3)
     print(f"   full lexsort (what a sorted table would pay per snapshot) {ms:8.1f} ms")

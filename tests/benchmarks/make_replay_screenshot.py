@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import tempfile
 import time
+from functools import partial
 from pathlib import Path
 from typing import Final
 
@@ -35,18 +36,15 @@ async def capture(store: Path) -> Path:
                     raise TimeoutError("the app did not reach the state to capture")
                 await pilot.pause(0.02)
 
+        def shows_generation(generation: int) -> bool:
+            latest = app.main_screen.run.latest
+            return latest is not None and latest.generation == generation
+
         for target in range(1, 41):
             await pilot.press("n")
-            await until(
-                lambda t=target: (
-                    app.main_screen.run.latest is not None
-                    and app.main_screen.run.latest.generation == t
-                )
-            )
+            await until(partial(shows_generation, target))
         await pilot.press("left_curly_bracket", "left_curly_bracket")
-        await until(
-            lambda: app.main_screen.travel.active and app.main_screen.run.latest.generation == 20
-        )
+        await until(lambda: app.main_screen.travel.active and shows_generation(20))
         await pilot.pause(0.3)
         app.main_screen.painter.repaint(force=True)
         await pilot.pause(0.3)

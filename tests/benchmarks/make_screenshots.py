@@ -12,8 +12,9 @@ import os
 import tempfile
 import time
 from collections.abc import Awaitable, Callable
+from functools import partial
 from pathlib import Path
-from typing import Final
+from typing import Any, Final
 
 from textual.pilot import Pilot
 
@@ -35,17 +36,17 @@ async def wait_until(pilot: Pilot[None], condition: Callable[[], bool], limit: f
         await pilot.pause(0.02)
 
 
+def shows_generation(app: QueensApp, generation: int) -> bool:
+    """Whether the main screen shows generation ``generation``."""
+    latest = app.main_screen.run.latest
+    return latest is not None and latest.generation == generation
+
+
 async def step(app: QueensApp, pilot: Pilot[None], generations: int) -> None:
     """Press ``n`` until the run has done ``generations`` generations, then settle."""
     for target in range(1, generations + 1):
         await pilot.press("n")
-        await wait_until(
-            pilot,
-            lambda t=target: (
-                app.main_screen.run.latest is not None
-                and app.main_screen.run.latest.generation == t
-            ),
-        )
+        await wait_until(pilot, partial(shows_generation, app, target))
     await settle(app, pilot)
 
 
@@ -75,7 +76,7 @@ async def stepped(app: QueensApp, pilot: Pilot[None]) -> None:
     await step(app, pilot, 40)
 
 
-CLASSIC: Final = {"mutation": "swap", "mutation_rate": 0.3, "crossover_rate": 0.9}
+CLASSIC: Final[dict[str, Any]] = {"mutation": "swap", "mutation_rate": 0.3, "crossover_rate": 0.9}
 """A textbook GA (swap mutation, frequent crossover): slower than the default, so the pictures
 show a run in progress rather than one solved in two generations."""
 

@@ -28,6 +28,12 @@ def make_app(config: Config = ENDLESS, **kwargs: object) -> QueensApp:
     return QueensApp(config, frozen_clock=True, **kwargs)  # type: ignore[arg-type]
 
 
+def algorithm(app: QueensApp) -> GeneticAlgorithm:
+    running = app.main_screen.runner.algorithm
+    assert running is not None
+    return running
+
+
 def generation(app: QueensApp) -> int:
     assert app.main_screen.run.latest is not None
     return app.main_screen.run.latest.generation
@@ -89,13 +95,13 @@ async def test_space_runs_and_pauses_without_losing_history(wait_for: WaitFor) -
         assert app.main_screen.status.has_class("-paused")
         await wait_for(
             pilot,
-            lambda: generation(app) == app.main_screen.runner.algorithm.snapshot.generation,
+            lambda: generation(app) == algorithm(app).snapshot.generation,
             "flush",
         )
         paused_at = generation(app)
         await pilot.pause(0.3)
         assert generation(app) == paused_at
-        history = app.main_screen.runner.algorithm.history
+        history = algorithm(app).history
         assert len(history) == paused_at + 1
         assert history.column("generation").tolist() == list(range(paused_at + 1))
         # The UI's own copy of the history skipped no generation either.
@@ -128,7 +134,7 @@ async def test_stepping_in_the_app_gives_the_headless_run(wait_for: WaitFor) -> 
         await wait_for(pilot, lambda: generation(app) >= 30, "thirty generations")
         await pilot.press("space")
         await pilot.pause(0.2)
-        driven = app.main_screen.runner.algorithm.snapshot
+        driven = algorithm(app).snapshot
     headless = GeneticAlgorithm(ENDLESS)
     for _ in range(driven.generation):
         headless.step()
@@ -146,8 +152,8 @@ async def test_r_starts_a_new_run_from_the_form(wait_for: WaitFor) -> None:
         await pilot.press("r")
         assert app.main_screen.runner.run_id == first + 1
         assert app.main_screen.run.state == "running"
-        assert app.main_screen.runner.algorithm.config.n == 10
-        assert app.main_screen.runner.algorithm.seed == 99
+        assert algorithm(app).config.n == 10
+        assert algorithm(app).seed == 99
         await wait_for(pilot, lambda: app.main_screen.board.n == 10, "the board to follow")
 
 
@@ -232,7 +238,7 @@ async def test_slow_motion_holds_the_engine_back() -> None:
         await pilot.press("space")
         await pilot.pause(0.6)
         # 1 generation per second: a broken limiter would have run hundreds by now.
-        assert app.main_screen.runner.algorithm.snapshot.generation <= 2
+        assert algorithm(app).snapshot.generation <= 2
         await pilot.press("space")
 
 
@@ -310,7 +316,7 @@ async def test_cross_field_errors_follow_the_other_field() -> None:
         form.set_value("encoding", "integer")
         await pilot.pause()
         await pilot.press("r")
-        assert app.main_screen.runner.algorithm.config.encoding == "integer"
+        assert algorithm(app).config.encoding == "integer"
 
 
 async def test_resizing_while_running_never_crashes() -> None:

@@ -73,7 +73,9 @@ async def test_a_random_seed_is_shown_and_the_command_reruns_the_run(
     app = make_app(Config(n=12, population=30, generations=15, stop_when_solved=False))
     async with app.run_test(size=(100, 32)) as pilot:
         await pilot.pause()
-        seed = app.main_screen.runner.algorithm.seed
+        algorithm = app.main_screen.runner.algorithm
+        assert algorithm is not None
+        seed = algorithm.seed
         assert f"seed {seed}" in str(app.main_screen.status.render())
         await pilot.press("question_mark")
         await pilot.pause()
@@ -269,7 +271,8 @@ async def test_the_palette_offers_actions_presets_themes_and_a_screenshot(
         await pilot.pause(0.5)
         await pilot.press("enter")
         await pilot.pause(0.3)
-        assert app.main_screen.runner.algorithm.config == PRESETS["sheppard"].config(24, seed=7)
+        algorithm = app.main_screen.runner.algorithm
+        assert algorithm is not None and algorithm.config == PRESETS["sheppard"].config(24, seed=7)
         assert app.query_one(PresetSelect).value == "sheppard"
         monkeypatch.chdir(tmp_path)
         save_screenshot_here(app)

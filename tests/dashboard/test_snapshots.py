@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
+from functools import partial
 from typing import Any
 
 from textual.pilot import Pilot
@@ -18,7 +19,7 @@ from textual.widgets import Input
 from engine import Config
 from tui.dashboard.app import QueensApp
 
-CLASSIC = {"mutation": "swap", "mutation_rate": 0.3, "crossover_rate": 0.9}
+CLASSIC: dict[str, Any] = {"mutation": "swap", "mutation_rate": 0.3, "crossover_rate": 0.9}
 
 
 async def _until(pilot: Pilot[None], condition: Callable[[], bool]) -> None:
@@ -26,6 +27,16 @@ async def _until(pilot: Pilot[None], condition: Callable[[], bool]) -> None:
     while not condition():
         assert time.monotonic() < deadline, "the app did not reach the state"
         await pilot.pause(0.02)
+
+
+def _reached(app: QueensApp, generation: int) -> bool:
+    latest = app.main_screen.run.latest
+    return latest is not None and latest.generation >= generation
+
+
+def _caught_up(app: QueensApp) -> bool:
+    algorithm = app.main_screen.runner.algorithm
+    return algorithm is not None and app.main_screen.run.latest is algorithm.snapshot
 
 
 async def _steady(app: QueensApp, pilot: Pilot[None]) -> None:
@@ -42,16 +53,8 @@ def test_paused_with_an_inspected_individual(snap_compare: Any) -> None:
     async def run_before(pilot: Pilot[None]) -> None:
         for generation in range(1, 6):
             await pilot.press("n")
-            await _until(
-                pilot,
-                lambda g=generation: (
-                    app.main_screen.run.latest is not None
-                    and app.main_screen.run.latest.generation >= g
-                ),
-            )
-        await _until(
-            pilot, lambda: app.main_screen.run.latest is app.main_screen.runner.algorithm.snapshot
-        )
+            await _until(pilot, partial(_reached, app, generation))
+        await _until(pilot, partial(_caught_up, app))
         await pilot.pause(0.2)
         await pilot.press("t", "down", "down", "enter")
         await _steady(app, pilot)

@@ -28,9 +28,14 @@ def assert_shows(app: QueensApp, expected: Snapshot) -> None:
     assert shown is not None and shown.generation == expected.generation
     assert np.array_equal(shown.population, expected.population)
     assert np.array_equal(shown.conflicts, expected.conflicts)
-    assert (
-        app.main_screen.painter.table_snapshot is shown
-    )  # the table shows the past generation too
+    table = app.main_screen.painter.table_snapshot
+    assert table is shown  # the table shows the past generation too
+
+
+def shown_generation(app: QueensApp) -> int:
+    latest = app.main_screen.run.latest
+    assert latest is not None
+    return latest.generation
 
 
 def status_text(app: QueensApp) -> str:
@@ -46,14 +51,14 @@ async def test_time_travel_keys_show_past_generations_exactly(
         assert app.main_screen.recording.run_id == 1 and "run 1" in status_text(app)
         for _ in range(25):
             await pilot.press("n")
-        await wait_for(pilot, lambda: app.main_screen.run.latest.generation == 25, "25 steps")
+        await wait_for(pilot, lambda: shown_generation(app) == 25, "25 steps")
         await pilot.press("left_square_bracket")
-        await wait_for(pilot, lambda: app.main_screen.run.latest.generation == 24, "one back")
+        await wait_for(pilot, lambda: shown_generation(app) == 24, "one back")
         assert_shows(app, live[24])
         assert "REPLAY gen 24 / 25" in status_text(app)
         assert app.main_screen.run.state == "paused"
         await pilot.press("left_curly_bracket", "left_curly_bracket")
-        await wait_for(pilot, lambda: app.main_screen.run.latest.generation == 4, "twenty back")
+        await wait_for(pilot, lambda: shown_generation(app) == 4, "twenty back")
         assert_shows(app, live[4])
         await pilot.press("t", "down", "enter")  # inspect an individual of the past
         await pilot.pause(0.1)
@@ -62,19 +67,17 @@ async def test_time_travel_keys_show_past_generations_exactly(
             and app.main_screen.run.inspected[0].generation == 4
         )
         await pilot.press("right_square_bracket")
-        await wait_for(pilot, lambda: app.main_screen.run.latest.generation == 5, "one forward")
+        await wait_for(pilot, lambda: shown_generation(app) == 5, "one forward")
         assert_shows(app, live[5])
         await pilot.press("g")
         await pilot.press(*"17", "enter")
-        await wait_for(pilot, lambda: app.main_screen.run.latest.generation == 17, "go to 17")
+        await wait_for(pilot, lambda: shown_generation(app) == 17, "go to 17")
         assert_shows(app, live[17])
         await pilot.press("end")
         await wait_for(pilot, lambda: not app.main_screen.travel.active, "live again")
-        assert app.main_screen.run.latest.generation == 25 and "REPLAY" not in status_text(app)
+        assert shown_generation(app) == 25 and "REPLAY" not in status_text(app)
         await pilot.press("n")  # the run goes on, recorded
-        await wait_for(
-            pilot, lambda: app.main_screen.run.latest.generation == 26, "a step after travel"
-        )
+        await wait_for(pilot, lambda: shown_generation(app) == 26, "a step after travel")
     with RunStore.open(tmp_path / "r.sqlite3") as store:
         info = store.run(1)
         assert info.status == "interrupted" and info.generations == 26
@@ -86,10 +89,10 @@ async def test_an_unrecorded_run_says_there_is_nothing_to_go_back_to(
     app = QueensApp(ENDLESS, frozen_clock=True, record=False, store=str(tmp_path / "r.sqlite3"))
     async with app.run_test(size=(100, 32)) as pilot:
         await pilot.press("n")
-        await wait_for(pilot, lambda: app.main_screen.run.latest.generation == 1, "a step")
+        await wait_for(pilot, lambda: shown_generation(app) == 1, "a step")
         await pilot.press("left_square_bracket")
         await pilot.pause(0.1)
-        assert not app.main_screen.travel.active and app.main_screen.run.latest.generation == 1
+        assert not app.main_screen.travel.active and shown_generation(app) == 1
     assert not (tmp_path / "r.sqlite3").exists()
 
 
@@ -117,19 +120,15 @@ async def test_replay_opens_a_recorded_run_at_its_end(tmp_path: Path, wait_for: 
             lambda: app.main_screen.run.latest is not None and app.main_screen.travel.active,
             "replay",
         )
-        await wait_for(
-            pilot, lambda: app.main_screen.run.latest.generation == 30, "the last generation"
-        )
+        await wait_for(pilot, lambda: shown_generation(app) == 30, "the last generation")
         assert_shows(app, live[30])
         assert "REPLAY gen 30 / 30" in status_text(app)
         assert len(app.main_screen.run.series) == 31  # the chart has the recorded history
         await pilot.press("left_curly_bracket")
-        await wait_for(pilot, lambda: app.main_screen.run.latest.generation == 20, "ten back")
+        await wait_for(pilot, lambda: shown_generation(app) == 20, "ten back")
         assert_shows(app, live[20])
         await pilot.press("end")
-        await wait_for(
-            pilot, lambda: app.main_screen.run.latest.generation == 30, "back to the end"
-        )
+        await wait_for(pilot, lambda: shown_generation(app) == 30, "back to the end")
 
 
 async def test_a_damaged_keyframe_is_set_aside_with_a_warning(
@@ -155,9 +154,7 @@ async def test_a_damaged_keyframe_is_set_aside_with_a_warning(
             lambda: app.main_screen.run.latest is not None and app.main_screen.travel.active,
             "replay",
         )
-        await wait_for(
-            pilot, lambda: app.main_screen.run.latest.generation == 30, "the last generation"
-        )
+        await wait_for(pilot, lambda: shown_generation(app) == 30, "the last generation")
         assert_shows(app, live[30])  # exact all the same, re-stepped from an earlier keyframe
         warnings = [n for n in app._notifications if n.severity == "warning"]
         assert len(warnings) == 1 and f"generation {damaged}" in warnings[0].message
@@ -172,7 +169,7 @@ async def test_l_lists_the_runs_and_enter_replays_one(tmp_path: Path, wait_for: 
         await wait_for(pilot, lambda: isinstance(app.screen, RunsScreen), "the runs screen")
         await pilot.press("down", "enter")  # newest first: run 2 is this app's, run 1 below
         await wait_for(pilot, lambda: app.main_screen.travel.replay_only, "replay mode")
-        await wait_for(pilot, lambda: app.main_screen.run.latest.generation == 30, "run 1's end")
+        await wait_for(pilot, lambda: shown_generation(app) == 30, "run 1's end")
         assert_shows(app, live[30])
 
 
@@ -184,7 +181,7 @@ async def test_e_exports_the_history_and_the_screen(
     async with app.run_test(size=(100, 32)) as pilot:
         for _ in range(3):
             await pilot.press("n")
-        await wait_for(pilot, lambda: app.main_screen.run.latest.generation == 3, "three steps")
+        await wait_for(pilot, lambda: shown_generation(app) == 3, "three steps")
         await pilot.press("e")
         csv_file, svg_file = tmp_path / "queens-run-1.csv", tmp_path / "queens-run-1.svg"
         await wait_for(pilot, lambda: csv_file.exists() and svg_file.exists(), "the files")
@@ -212,24 +209,18 @@ async def test_c_in_the_run_list_continues_a_run_in_the_same_record(
         await pilot.press("l")
         await wait_for(pilot, lambda: isinstance(app.screen, RunsScreen), "the runs screen")
         await pilot.press("c")
-        await wait_for(
-            pilot, lambda: app.main_screen.run.latest.generation == 20, "run 1 at generation 20"
-        )
+        await wait_for(pilot, lambda: shown_generation(app) == 20, "run 1 at generation 20")
         assert "run 1" in status_text(app)
         for _ in range(3):
             await pilot.press("n")
-        await wait_for(
-            pilot, lambda: app.main_screen.run.latest.generation == 23, "three more generations"
-        )
+        await wait_for(pilot, lambda: shown_generation(app) == 23, "three more generations")
         assert_shows(app, live[23])
         app.main_screen.painter.repaint(force=True)
         assert app.main_screen.run.series.columns["mean_fitness"] == [
             s.stats.mean_fitness for s in live[:24]
         ]
         await pilot.press("left_square_bracket")
-        await wait_for(
-            pilot, lambda: app.main_screen.run.latest.generation == 22, "one back, in the same run"
-        )
+        await wait_for(pilot, lambda: shown_generation(app) == 22, "one back, in the same run")
         assert_shows(app, live[22])
     with RunStore.open(path) as store:
         assert store.run(1).generations == 23

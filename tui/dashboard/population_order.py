@@ -7,6 +7,7 @@ partitions, in time linear in the population.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Final
 
 import numpy as np
@@ -37,7 +38,7 @@ def sort_keys(snapshot: Snapshot, sort_by: str) -> list[npt.NDArray[np.generic]]
 
 
 def ordered_window(
-    keys: list[npt.NDArray[np.generic]], size: int, start: int, stop: int
+    keys: Sequence[npt.NDArray[np.generic]], size: int, start: int, stop: int
 ) -> npt.NDArray[np.intp]:
     """Rows ``start`` to ``stop`` of the lexicographic order of ``keys`` (then index), exactly.
 
@@ -62,7 +63,7 @@ def ordered_window(
 
 
 def _window(
-    keys: list[npt.NDArray[np.generic]],
+    keys: Sequence[npt.NDArray[np.generic]],
     candidates: npt.NDArray[np.intp] | None,
     size: int,
     start: int,

@@ -10,7 +10,7 @@ conflicts (comparable across fitness shapes: 0 is a solution); ``c`` or a click 
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import ClassVar, Final
 
@@ -131,11 +131,11 @@ class FitnessPlot(Widget):
     def show(
         self,
         x: Sequence[float],
-        series: dict[str, Sequence[float]],
+        series: Mapping[str, Sequence[float]],
         diversity: Sequence[float],
         *,
         x_label: str,
-        conflicts: dict[str, Sequence[float]] | None = None,
+        conflicts: Mapping[str, Sequence[float]] | None = None,
     ) -> None:
         """Redraw with new data (plain lists, already thinned to a few hundred points).
 
