@@ -5,8 +5,9 @@ holds a few futures, not a million. A worker that dies (killed, out of memory) b
 standard pool: the results already handed back are kept, a new pool is started, and the tasks
 that had not come back are submitted again; nothing is lost and, since results are keyed by
 (config fingerprint, seed), nothing is counted twice. Workers ignore Ctrl+C (the parent stops
-them) and, on Linux, die with the parent even when it is killed outright. A sweep's runs are
-jobs like any other (:meth:`LocalPool.run_jobs`): the parts of an exact count run the same way.
+them) and die with the process that started the pool even when it is killed outright
+(:mod:`~tui.lab.sweep.owner_watch`). A sweep's runs are jobs like any other
+(:meth:`LocalPool.run_jobs`): the parts of an exact count run the same way.
 
 Workers are started and ended with Ctrl+C and SIGTERM held (:mod:`~tui.lab.sweep.held_signals`):
 a signal waits until the pool knows every worker it has (a few milliseconds; a few tenths of a
@@ -30,6 +31,7 @@ from typing import Any, Final, TypeVar
 from tui.lab.sweep.errors import WorkersLost
 from tui.lab.sweep.held_signals import release_held_signals, signals_held
 from tui.lab.sweep.job import Job
+from tui.lab.sweep.owner_watch import end_with_owner
 from tui.lab.sweep.task import Task, run_task
 
 __all__ = ["IN_FLIGHT_PER_WORKER", "MAX_RESTARTS_WITHOUT_PROGRESS", "LocalPool", "WorkersLost"]
@@ -61,12 +63,14 @@ def _die_with_parent() -> None:
         pass
 
 
-def _start_worker() -> None:
+def _start_worker(owner: int) -> None:
     """Workers leave Ctrl+C to the parent, which stops them (no traceback from each); SIGTERM,
-    held since the worker was started, ends it from now on."""
+    held since the worker was started, ends it from now on; and a worker ends with ``owner``,
+    the process that started the pool, however it ends (:mod:`.owner_watch`)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     release_held_signals()
     _die_with_parent()
+    end_with_owner(owner)
 
 
 def _context(preload: Sequence[str]) -> multiprocessing.context.BaseContext:
@@ -117,7 +121,10 @@ class LocalPool:
 
     def _new_pool(self) -> ProcessPoolExecutor:
         self._pool = ProcessPoolExecutor(
-            max_workers=self.workers, mp_context=_context(self.preload), initializer=_start_worker
+            max_workers=self.workers,
+            mp_context=_context(self.preload),
+            initializer=_start_worker,
+            initargs=(os.getpid(),),
         )
         return self._pool
 
