@@ -96,7 +96,12 @@ def worker_count(text: str | None, force: bool, flag: str = "workers") -> int:
     return wanted
 
 
-def _timeout(text: str) -> float:
+def connect_timeout(text: str) -> float:
+    """The seconds of ``--connect-timeout``.
+
+    Raises:
+        ConfigError: On a value that is not a number of seconds between 0 and 3600.
+    """
     try:
         value = float(text)
     except ValueError:
@@ -146,7 +151,7 @@ class SweepProgressBar:
 
 
 @contextmanager
-def _terminate_raises() -> Iterator[None]:
+def terminate_raises() -> Iterator[None]:
     """SIGTERM unwinds as Ctrl+C does (workers ended first), also when ``main`` is called
     without the console script (which installs the same handler from the start)."""
     if threading.current_thread() is not threading.main_thread():
@@ -178,15 +183,24 @@ def _backend(
             True,
             "local workers only: Dask workers cannot write to this machine's store",
         )
+    return connect_cluster(args.scheduler, timeout)
+
+
+def connect_cluster(address: str, timeout: float) -> DaskCluster:
+    """The Dask cluster whose scheduler is at ``address``, connected.
+
+    Raises:
+        ConfigError: On a malformed or unreachable scheduler, or Dask not installed.
+    """
     with signals_held():  # importing distributed, which a signal could leave half done
         from tui.lab.sweep.dask_cluster import ClusterError, DaskCluster
     try:
-        return DaskCluster(args.scheduler, timeout)
+        return DaskCluster(address, timeout)
     except ClusterError as error:
-        raise ConfigError("scheduler", args.scheduler, str(error)) from None
+        raise ConfigError("scheduler", address, str(error)) from None
 
 
-def _act_on_swallowed(arrived_before: int) -> None:
+def act_on_swallowed(arrived_before: int) -> None:
     """Raise the interruption a signal stands for if one arrived and nothing was raised (an
     import's lock callback swallows the exception of a signal that lands in it)."""
     if len(received_signals) > arrived_before:
@@ -217,12 +231,12 @@ def run_plan(plan: Any, args: argparse.Namespace, label: str) -> int:
         from tui.lab.sweep.store_ledger import StoreLedger
 
     workers = worker_count(args.workers, args.force_workers, label_flag(args))
-    timeout = _timeout(args.connect_timeout)
+    timeout = connect_timeout(args.connect_timeout)
     try:
         store = RunStore.open(args.store)
     except StoreError as error:
         raise ConfigError("store", args.store or "default", str(error)) from None
-    with store, _terminate_raises():
+    with store, terminate_raises():
         try:
             ledger = StoreLedger.for_plan(store, plan, fresh=args.fresh)
             kept_before = len(ledger.done())
@@ -244,7 +258,7 @@ def run_plan(plan: Any, args: argparse.Namespace, label: str) -> int:
                     )
                 with SweepProgressBar(f"{label} {ledger.sweep_id}") as progress:
                     run_sweep(plan, backend, ledger, progress.update)
-                _act_on_swallowed(arrived_before)
+                act_on_swallowed(arrived_before)
             except KeyboardInterrupt as stop:  # Ctrl+C, or SIGTERM as Terminated
                 kept = len(ledger.done())
                 word = "terminated" if isinstance(stop, Terminated) else "interrupted"
@@ -264,7 +278,7 @@ def run_plan(plan: Any, args: argparse.Namespace, label: str) -> int:
     text = sweep_report.report_text(
         plan, results, ledger.sweep_id, output_of(args), chart=sys.stdout.isatty()
     )
-    _act_on_swallowed(arrived_before)
+    act_on_swallowed(arrived_before)
     sys.stdout.write(text)
     sys.stdout.flush()  # the report is out before anything at exit can hold it back
     return 0

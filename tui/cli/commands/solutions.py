@@ -14,6 +14,12 @@ from typing import Final
 
 from engine import FIELDS, ConfigError
 from tui.cli.config_flags import add_config_flags, config_from_args, flag_of
+from tui.cli.count_running import (
+    add_count_runner_flags,
+    check_count_runner_flags,
+    count_on_workers,
+    on_workers,
+)
 from tui.cli.exit_codes import EXIT_SOLVED
 
 DEFAULT_N: Final = 8
@@ -31,12 +37,17 @@ def add_parser(commands: argparse._SubParsersAction) -> None:  # type: ignore[ty
         "solutions",
         help="every solution for N, found exactly (or harvested by the GA: --by-ga)",
         usage="queens solutions [--n N] [--count] [--json]\n"
+        "       queens solutions --n N --count (--workers W | --scheduler tcp://HOST:PORT) "
+        "[--store PATH] [--fresh] [--json]\n"
         "       queens solutions --by-ga [--n N] [run configuration flags] [--json]",
         description="Find every solution of N-Queens exactly, by backtracking (N = 12 in "
         "hundredths of a second, N = 16 in seconds), and print a summary line (all "
         "solutions and fundamental ones, those distinct under rotations and reflections, "
         "and the time), then one solution a line: the column of the queen in each row, "
-        "0-based, with a * after the representative of each fundamental class. With --by-ga, "
+        "0-based, with a * after the representative of each fundamental class. With --count "
+        "and --workers or --scheduler, count on local worker processes or a Dask cluster, "
+        "keeping each part of the search in the run store as it is counted: an interrupted "
+        "count continues where it stopped when the same command is run again. With --by-ga, "
         "run the GA experiment instead: it harvests solutions until it has them all or its "
         "budget ends, and the run configuration flags apply.",
         epilog="Exit codes: 0 done (with --by-ga: 1 when the budget ended first), 2 bad "
@@ -64,6 +75,7 @@ def add_parser(commands: argparse._SubParsersAction) -> None:  # type: ignore[ty
         help="the GA experiment instead: harvest the solutions with the GA (the run "
         "configuration flags apply; exit 1 when its budget ends before it has them all)",
     )
+    add_count_runner_flags(parser)
     add_config_flags(parser)
     exact.add_argument(
         "--n",
@@ -80,14 +92,17 @@ def add_parser(commands: argparse._SubParsersAction) -> None:  # type: ignore[ty
 
 def run(args: argparse.Namespace) -> int:
     """Handle ``queens solutions``."""
+    if args.by_ga and args.count:
+        raise ConfigError("count", True, "--count is for the exact search, not with --by-ga")
+    check_count_runner_flags(args)
     if args.by_ga:
-        if args.count:
-            raise ConfigError("count", True, "--count is for the exact search, not with --by-ga")
         from tui.cli.solutions_by_ga import find_solutions_by_ga
 
         return find_solutions_by_ga(config_from_args(args), args.json)
     refuse_run_flags(args)
     n = board_size(args.n)
+    if args.count and on_workers(args):
+        return count_on_workers(n, args)
     if args.count:
         return count_exactly(n, args.json)
     return list_exactly(n, args.json)
