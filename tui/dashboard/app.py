@@ -1,12 +1,11 @@
 """The dashboard: a Textual app over the engine's snapshot stream.
 
-The app holds what concerns the whole app: the theme kept between sessions, the command
-palette, the stack of screens (over the solutions and race screens only quitting acts) and the
-screen that says the terminal is too small.
-The run and its views are the main screen's (:class:`~tui.dashboard.main_screen.MainScreen`):
-the engine steps in a thread worker, the screen keeps the latest snapshot and repaints from it
-on a timer, so it stays calm however fast the engine goes. Everything is reachable with
-single keys.
+The app holds what concerns the whole app: the theme kept between sessions, the command palette,
+the stack of screens (over the solutions and race screens only quitting acts) and the screen
+that says the terminal is too small. The run and its views are the main screen's
+(:class:`~tui.dashboard.main_screen.MainScreen`): the engine steps in a thread worker, the
+screen keeps the latest snapshot and repaints from it on a timer, so it stays calm however fast
+the engine goes. Everything is reachable with single keys.
 """
 
 from __future__ import annotations
