@@ -14,14 +14,13 @@ import argparse
 import sys
 import time
 from contextlib import ExitStack
-from typing import TYPE_CHECKING, Final
+from typing import TYPE_CHECKING
 
 from engine import ConfigError
+from tui.cli.count_flags import DEFAULT_CONNECT_TIMEOUT
 from tui.cli.exit_codes import EXIT_SOLVED, EXIT_USAGE
 from tui.cli.signals import Terminated, interrupted_exit_code, received_signals
-from tui.cli.store_flags import STORE_HELP
 from tui.cli.sweep_running import (
-    MAX_WORKERS,
     act_on_swallowed,
     connect_cluster,
     connect_timeout,
@@ -35,91 +34,13 @@ if TYPE_CHECKING:
     from tui.lab.exact_count.plan import CountPlan
     from tui.lab.exact_count.runner import JobRunner
 
-RUNNER_FLAGS: Final = ("workers", "force_workers", "scheduler", "connect_timeout", "store", "fresh")
-"""The flags of a count on workers, in the order a refusal names them."""
 
-DEFAULT_CONNECT_TIMEOUT: Final = "10"
-"""Seconds to wait for the Dask scheduler when ``--connect-timeout`` is not given."""
-
-
-def add_count_runner_flags(parser: argparse.ArgumentParser) -> None:
-    """``--workers``, ``--force-workers``, ``--scheduler``, ``--connect-timeout``, ``--store``
-    and ``--fresh``, in a group of their own."""
-    group = parser.add_argument_group(
-        "counting on workers (with --count: each part of the search is kept in the run store "
-        "as it is counted, so the same command continues an interrupted count)"
-    )
-    group.add_argument(
-        "--workers",
-        default=None,
-        metavar="W",
-        help="count on W local worker processes (capped at the cores unless forced)",
-    )
-    group.add_argument(
-        "--force-workers",
-        action="store_true",
-        help=f"allow --workers above the machine's cores (at most {MAX_WORKERS})",
-    )
-    group.add_argument(
-        "--scheduler",
-        default=None,
-        metavar="tcp://HOST:PORT",
-        help="count on an existing Dask cluster (pip install 'queens-ga[cluster]')",
-    )
-    group.add_argument(
-        "--connect-timeout",
-        default=None,
-        metavar="SECONDS",
-        help=f"seconds to wait for the Dask scheduler (default {DEFAULT_CONNECT_TIMEOUT})",
-    )
-    group.add_argument("--store", default=None, metavar="PATH", help=STORE_HELP)
-    group.add_argument("--fresh", action="store_true", help="forget the kept parts; start over")
-
-
-def on_workers(args: argparse.Namespace) -> bool:
-    """Whether the count runs on workers (``--workers`` or ``--scheduler``)."""
-    return args.workers is not None or args.scheduler is not None
-
-
-def check_count_runner_flags(args: argparse.Namespace) -> None:
-    """Refuse a count runner flag where it means nothing, naming the first one given.
-
-    Raises:
-        ConfigError: A runner flag without ``--count`` (or with ``--by-ga``); ``--workers``
-            with ``--scheduler``; ``--store``, ``--fresh`` or ``--force-workers`` without
-            workers to go with; ``--connect-timeout`` without ``--scheduler``.
-    """
-    given = [(name, getattr(args, name)) for name in RUNNER_FLAGS]
-    given = [(name, value) for name, value in given if value not in (None, False)]
-    if not given:
-        return
-    name, value = given[0]
-    flag = "--" + name.replace("_", "-")
-    if not args.count or args.by_ga:
-        raise ConfigError(
-            name,
-            value,
-            f"{flag} is for counting on workers: only with --count (a listing, and --by-ga, "
-            "run in this process)",
-        )
-    if args.workers is not None and args.scheduler is not None:
-        raise ConfigError(
-            "workers", args.workers, "local workers or a Dask cluster (--scheduler), not both"
-        )
-    if not on_workers(args):
-        raise ConfigError(
-            name,
-            value,
-            f"{flag} goes with --workers or --scheduler (a count in this process keeps nothing)",
-        )
-    if args.force_workers and args.workers is None:
-        raise ConfigError("force-workers", True, "only with --workers")
-    if args.connect_timeout is not None and args.scheduler is None:
-        raise ConfigError("connect-timeout", args.connect_timeout, "only with --scheduler")
-
-
-def count_on_workers(n: int, args: argparse.Namespace) -> int:
+def count_on_workers(n: int, args: argparse.Namespace, arrived_before: int | None = None) -> int:
     """Count the solutions of ``n`` on the workers or cluster ``args`` name; print the count.
+
+    ``arrived_before`` is how many signals had arrived before this module was imported (by
+    default, before this call): one that arrived since and that an import swallowed is acted
+    on once the imports are done.
 
     Returns:
         0 once every part is counted; 130 on Ctrl+C and 143 on SIGTERM (the parts counted
@@ -129,7 +50,8 @@ def count_on_workers(n: int, args: argparse.Namespace) -> int:
         ConfigError: On a bad flag or board size, an unusable store, or a scheduler that is
             malformed or unreachable (exit 2).
     """
-    arrived_before = len(received_signals)
+    if arrived_before is None:
+        arrived_before = len(received_signals)
     with signals_held():  # an import cut by a signal may swallow it: import whole
         from engine.symmetric_solutions import fundamental_count
         from tui.cli import result_printing  # noqa: F401  (for print_count, imported whole)
@@ -142,6 +64,7 @@ def count_on_workers(n: int, args: argparse.Namespace) -> int:
         from tui.lab.sweep.errors import SweepError
         from tui.lab.sweep.local_pool import LocalPool
 
+    act_on_swallowed(arrived_before)
     plan = count_plan(n)
     workers = worker_count(args.workers, args.force_workers) if args.scheduler is None else 0
     with ExitStack() as stack:

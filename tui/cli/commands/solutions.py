@@ -14,13 +14,9 @@ from typing import Final
 
 from engine import FIELDS, ConfigError
 from tui.cli.config_flags import add_config_flags, config_from_args, flag_of
-from tui.cli.count_running import (
-    add_count_runner_flags,
-    check_count_runner_flags,
-    count_on_workers,
-    on_workers,
-)
+from tui.cli.count_flags import add_count_runner_flags, check_count_runner_flags, on_workers
 from tui.cli.exit_codes import EXIT_SOLVED
+from tui.cli.signals import received_signals
 
 DEFAULT_N: Final = 8
 """The board size when ``--n`` is not given (the classic puzzle)."""
@@ -102,7 +98,10 @@ def run(args: argparse.Namespace) -> int:
     refuse_run_flags(args)
     n = board_size(args.n)
     if args.count and on_workers(args):
-        return count_on_workers(n, args)
+        arrived_before = len(received_signals)  # one an import swallows is acted on there
+        from tui.cli.count_running import count_on_workers
+
+        return count_on_workers(n, args, arrived_before)
     if args.count:
         return count_exactly(n, args.json)
     return list_exactly(n, args.json)
