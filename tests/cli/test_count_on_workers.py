@@ -23,6 +23,8 @@ from typing import Any, Final
 import pytest
 
 from tui.cli.command_line import main
+from tui.lab.store import StoreError
+from tui.lab.sweep.errors import ClusterError, SweepError, TaskFailed, WorkersLost
 
 pytestmark = pytest.mark.skipif(
     not Path("/proc/self/status").exists(), reason="watches processes through /proc (Linux)"
@@ -289,3 +291,32 @@ def test_fresh_counts_every_part_again(store: Path, capsys: pytest.CaptureFixtur
     assert (again["total"], again["fundamental"]) == (2680, 341)
     assert "kept from before" not in captured.err
     assert "on 1 local worker\n" in captured.err
+
+
+RUNNER_ERRORS: Final = [
+    WorkersLost("worker processes died 4 times in a row before any run ended"),
+    ClusterError("Dask workers kept dying on a run"),
+    TaskFailed("the count of part 3 of N = 12 failed: MemoryError: "),
+    SweepError("the count of N = 12 ended with 40 of 55 prefixes counted"),
+    StoreError("/somewhere/runs.sqlite3: database or disk is full"),
+]
+
+
+@pytest.mark.parametrize("error", RUNNER_ERRORS, ids=lambda error: type(error).__name__)
+def test_every_runner_error_is_one_line_exit_2(
+    store: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    error: Exception,
+) -> None:
+    import tui.lab.exact_count.runner
+
+    def failing(*args: object, **kwargs: object) -> None:
+        raise error
+
+    monkeypatch.setattr(tui.lab.exact_count.runner, "run_count", failing)
+    assert main(["solutions", "--n", "12", "--count", "--workers", "1", "--json"]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert captured.err.splitlines()[-1] == f"queens: error: {error}"
+    assert "Traceback" not in captured.err

@@ -24,7 +24,7 @@ from tui.lab.exact_count.runner import run_count
 from tui.lab.exact_count.task import count_task
 from tui.lab.store.count_store import CountStore
 from tui.lab.store.count_tables import KeptPart
-from tui.lab.sweep.errors import TaskFailed
+from tui.lab.sweep.errors import SweepError, TaskFailed
 from tui.lab.sweep.job import Job
 from tui.lab.sweep.local_pool import LocalPool
 
@@ -236,3 +236,21 @@ def test_a_job_a_worker_could_not_import_is_refused_when_made() -> None:
         with pytest.raises(ValueError, match="cannot be sent to a worker"):
             Job("k", function, (1,))
     assert Job("k", count_task, (4, 0, [[1]])).function is count_task
+
+
+class ForgetfulRunner:
+    """Runs every job but the last, here, and returns as if it had run them all."""
+
+    def describe(self) -> str:
+        return "this process"
+
+    def run_jobs(
+        self, jobs: Iterable[tuple[int, Job]], on_result: Callable[[int, dict[str, Any]], None]
+    ) -> None:
+        for part, job in list(jobs)[:-1]:
+            on_result(part, job.function(*job.arguments))
+
+
+def test_a_runner_that_loses_a_part_gives_no_count() -> None:
+    with pytest.raises(SweepError, match=r"the count of N = 12 ended with [\d,]+ of 55 prefixes"):
+        run_count(count_plan(12), ForgetfulRunner(), MemoryCountLedger())

@@ -13,6 +13,7 @@ from typing import Any, Protocol
 from engine.exact_solutions import CountProgress
 from tui.lab.exact_count.plan import CountPlan
 from tui.lab.store.count_tables import KeptPart
+from tui.lab.sweep.errors import SweepError
 from tui.lab.sweep.job import Job
 
 
@@ -60,11 +61,12 @@ def run_count(
             part that comes back.
 
     Returns:
-        The count from every part the ledger holds: complete once it holds every part.
+        The count from every part the ledger holds, which is then every part.
 
     Raises:
         TaskFailed: If a part failed in its worker, or came back not fitting the part.
-        SweepError: If the runner could not go on (workers that keep dying, a lost cluster).
+        SweepError: If the runner could not go on (workers that keep dying, a lost cluster),
+            or returned with parts missing.
     """
     kept = ledger.done()
     if on_progress is not None:
@@ -83,4 +85,10 @@ def run_count(
     missing = [part for part in range(len(plan.parts)) if part not in kept]
     if missing:
         runner.run_jobs(((part, plan.job(part)) for part in missing), keep)
-    return plan.progress(ledger.done())
+    state = plan.progress(ledger.done())
+    if not state.complete:  # a runner that returned early must not pass for a whole count
+        raise SweepError(
+            f"the count of N = {plan.n} ended with {state.searched:,} of {state.prefixes:,} "
+            "prefixes counted"
+        )
+    return state
