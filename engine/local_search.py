@@ -78,7 +78,8 @@ def local_search(
 
     Args:
         genomes: ``(K, N)`` permutations; modified only with ``in_place``.
-        rng: The run's generator: one key is drawn per child, whatever the budget.
+        rng: The run's generator: one key is drawn per child (none when there is nothing to
+            search: no children, N < 2 or no budget), whatever the child's conflicts.
         settings: The budget of swaps and the candidates per attacked queen.
         lines: The children's line counts, if the caller has them (the conflict mutation
             does). Their arrays are updated in place, so pass counts nobody else reads.

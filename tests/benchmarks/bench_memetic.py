@@ -122,7 +122,9 @@ def _line(label: str, runs: list[dict[str, Any]], n: int) -> str:
         f"{statistics.median(r['cpu'] for r in runs):6.2f}; generations median "
         f"{statistics.median(r['generations'] for r in runs):.0f}; peak RSS median "
         f"{statistics.median(rss):.3f} GB max {max(rss):.3f} GB, the run's own "
-        f"{statistics.median(own):.3f} GB = {per_million:.0f} MB per million queens; load "
+        f"{statistics.median(own):.3f} GB"
+        + (f" = {per_million:.0f} MB per million queens" if n >= 10**6 else "")
+        + "; load "
         f"{statistics.median(r['load'] for r in runs):.1f}{target}"
     )
 
