@@ -32,6 +32,11 @@ def _writable(folder: Path) -> bool:
         return False
 
 
+def _user_id() -> int:
+    """The user's id where there is one (not on Windows), so users do not share a cache."""
+    return os.getuid() if hasattr(os, "getuid") else 0
+
+
 def choose_cache_dir(source: Path, environment: dict[str, str]) -> str | None:
     """The cache directory to give numba, or ``None`` to leave numba's own choice.
 
@@ -48,7 +53,7 @@ def choose_cache_dir(source: Path, environment: dict[str, str]) -> str | None:
     user_cache = environment.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
     for folder in (
         Path(user_cache) / "queens-ga" / "numba",
-        Path(tempfile.gettempdir()) / f"queens-ga-numba-{os.getuid()}",
+        Path(tempfile.gettempdir()) / f"queens-ga-numba-{_user_id()}",
     ):
         if _writable(folder):
             return str(folder)

@@ -261,6 +261,36 @@ def test_a_local_search_in_place_changes_the_children_it_is_given():
     assert np.array_equal(genomes, copy.genomes)
 
 
+def test_the_kernel_cache_stays_numbas_where_the_source_is_writable_or_a_dir_is_set(tmp_path):
+    from engine.compiled import choose_cache_dir
+
+    assert choose_cache_dir(tmp_path, {}) is None
+    assert (tmp_path / "__pycache__").is_dir()
+    blocked = tmp_path / "a-file"
+    blocked.write_text("")
+    assert choose_cache_dir(blocked / "engine", {"NUMBA_CACHE_DIR": "/elsewhere"}) is None
+
+
+def test_the_kernel_cache_goes_to_the_users_cache_or_the_temporary_dir_from_a_read_only_tree(
+    tmp_path, monkeypatch
+):
+    import tempfile
+
+    from engine.compiled import choose_cache_dir
+
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path / "temporary"))
+
+    blocked = tmp_path / "a-file"  # nothing can be made under a file: a read-only source
+    blocked.write_text("")
+    source = blocked / "engine"
+    user_cache = tmp_path / "cache"
+    chosen = choose_cache_dir(source, {"XDG_CACHE_HOME": str(user_cache)})
+    assert chosen == str(user_cache / "queens-ga" / "numba")
+    unwritable_home = choose_cache_dir(source, {"XDG_CACHE_HOME": str(blocked / "cache")})
+    assert unwritable_home is not None
+    assert unwritable_home.startswith(str(tmp_path / "temporary" / "queens-ga-numba-"))
+
+
 # --- Config, algorithm and preset. ---
 
 
