@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+from typing import Any
+
 import numpy as np
 import pytest
 from engine_reference import brute_conflicts, is_permutation_rows, squares_of
@@ -13,7 +16,7 @@ from engine import Config, ConfigError, GeneticAlgorithm
 from engine.conflicts import board_lines, count_conflicts, swap_change
 from engine.encodings import PERMUTATION
 from engine.greedy_start import TRIES, greedy_population, random_keys
-from engine.local_search import STALL_PASSES, LocalSearchSettings, local_search
+from engine.local_search import STALL_PASSES, Improved, LocalSearchSettings, local_search
 from engine.mutation import MutationSettings, _conflict_change, conflict_mutation_counted
 from engine.presets import PRESETS
 
@@ -22,7 +25,7 @@ def random_permutations(count: int, n: int, seed: int) -> np.ndarray:
     return PERMUTATION.random_population(count, n, np.random.default_rng(seed))
 
 
-def assert_counts_match_a_recount(improved, n: int) -> None:
+def assert_counts_match_a_recount(improved: Improved, n: int) -> None:
     fresh = board_lines(improved.genomes, n, PERMUTATION)
     for tracked, counted in zip(improved.lines.occupancy, fresh.occupancy, strict=True):
         assert np.array_equal(tracked, counted)
@@ -40,7 +43,9 @@ def assert_counts_match_a_recount(improved, n: int) -> None:
     candidates=st.integers(1, 8),
     seed=st.integers(0, 2**32 - 1),
 )
-def test_local_search_keeps_permutations_and_exact_counts(count, n, moves, candidates, seed):
+def test_local_search_keeps_permutations_and_exact_counts(
+    count: int, n: int, moves: int, candidates: int, seed: int
+) -> None:
     genomes = random_permutations(count, n, seed)
     before = genomes.copy()
     improved = local_search(
@@ -59,7 +64,7 @@ def test_local_search_keeps_permutations_and_exact_counts(count, n, moves, candi
 
 @settings(max_examples=30, deadline=None)
 @given(n=st.integers(4, 30), seed=st.integers(0, 2**32 - 1))
-def test_counts_handed_over_by_the_conflict_mutation_stay_exact(n, seed):
+def test_counts_handed_over_by_the_conflict_mutation_stay_exact(n: int, seed: int) -> None:
     rng = np.random.default_rng(seed)
     genomes = random_permutations(4, n, seed)
     mutation = MutationSettings(rate=1.0, n=n, encoding=PERMUTATION, gene_rate=0.1, candidates=4)
@@ -72,7 +77,7 @@ def test_counts_handed_over_by_the_conflict_mutation_stay_exact(n, seed):
 
 @settings(max_examples=60, deadline=None)
 @given(n=st.integers(2, 30), seed=st.integers(0, 2**32 - 1))
-def test_the_swap_formula_equals_the_generic_move_change_and_a_recount(n, seed):
+def test_the_swap_formula_equals_the_generic_move_change_and_a_recount(n: int, seed: int) -> None:
     rng = np.random.default_rng(seed)
     genomes = random_permutations(3, n, seed)
     lines = board_lines(genomes, n, PERMUTATION)
@@ -96,21 +101,21 @@ def test_the_swap_formula_equals_the_generic_move_change_and_a_recount(n, seed):
             assert change[k, c] == after - before[k]
 
 
-def test_a_budget_of_one_swap_makes_at_most_one_per_child():
+def test_a_budget_of_one_swap_makes_at_most_one_per_child() -> None:
     genomes = random_permutations(6, 60, 3)
     improved = local_search(genomes, np.random.default_rng(3), LocalSearchSettings(1, 16))
     assert improved.moves.max() == 1
     assert (count_conflicts(genomes, 60, PERMUTATION) - improved.conflicts >= 1).all()
 
 
-def test_a_zero_budget_changes_nothing():
+def test_a_zero_budget_changes_nothing() -> None:
     genomes = random_permutations(3, 20, 5)
     improved = local_search(genomes, np.random.default_rng(5), LocalSearchSettings(0, 16))
     assert np.array_equal(improved.genomes, genomes)
     assert not improved.moves.any()
 
 
-def test_the_local_search_solves_a_moderate_board():
+def test_the_local_search_solves_a_moderate_board() -> None:
     n = 2000
     improved = local_search(
         random_permutations(1, n, 11), np.random.default_rng(11), LocalSearchSettings(n, 16)
@@ -121,7 +126,7 @@ def test_the_local_search_solves_a_moderate_board():
     assert count_conflicts(improved.genomes, n, PERMUTATION)[0] <= 5
 
 
-def test_same_generator_state_same_search():
+def test_same_generator_state_same_search() -> None:
     genomes = random_permutations(4, 300, 9)
     first = local_search(genomes, np.random.default_rng(2), LocalSearchSettings(100, 8))
     second = local_search(genomes, np.random.default_rng(2), LocalSearchSettings(100, 8))
@@ -134,13 +139,13 @@ def test_same_generator_state_same_search():
 
 @settings(max_examples=40, deadline=None)
 @given(size=st.integers(1, 4), n=st.integers(1, 60), seed=st.integers(0, 2**32 - 1))
-def test_greedy_start_makes_permutations(size, n, seed):
+def test_greedy_start_makes_permutations(size: int, n: int, seed: int) -> None:
     genomes = greedy_population(size, n, np.random.default_rng(seed))
     assert genomes.shape == (size, n)
     assert is_permutation_rows(genomes)
 
 
-def test_greedy_start_leaves_far_fewer_conflicts_than_random():
+def test_greedy_start_leaves_far_fewer_conflicts_than_random() -> None:
     n = 5000
     greedy = greedy_population(2, n, np.random.default_rng(0))
     randomly = random_permutations(2, n, 0)
@@ -148,12 +153,12 @@ def test_greedy_start_leaves_far_fewer_conflicts_than_random():
     assert count_conflicts(randomly, n, PERMUTATION).min() > 1000
 
 
-def test_greedy_start_is_deterministic():
+def test_greedy_start_is_deterministic() -> None:
     first = greedy_population(3, 500, np.random.default_rng(4))
     assert np.array_equal(first, greedy_population(3, 500, np.random.default_rng(4)))
 
 
-def test_greedy_start_draws_one_key_per_individual_from_the_run_generator():
+def test_greedy_start_draws_one_key_per_individual_from_the_run_generator() -> None:
     rng, twin = np.random.default_rng(8), np.random.default_rng(8)
     genomes = greedy_population(3, 40, rng)
     keys = random_keys(twin, 3)
@@ -167,7 +172,9 @@ def test_greedy_start_draws_one_key_per_individual_from_the_run_generator():
 
 @settings(max_examples=50, deadline=None)
 @given(state=st.integers(0, 2**64 - 1), bound=st.integers(1, 2**32))
-def test_the_kernels_random_numbers_are_splitmix64_and_multiply_shift(state, bound):
+def test_the_kernels_random_numbers_are_splitmix64_and_multiply_shift(
+    state: int, bound: int
+) -> None:
     from engine.memetic_kernels import below as compiled_below
     from engine.memetic_kernels import next_random as compiled_next
 
@@ -177,7 +184,7 @@ def test_the_kernels_random_numbers_are_splitmix64_and_multiply_shift(state, bou
     assert 0 <= below(int(draw), bound) < bound
 
 
-def test_splitmix64_gives_its_published_first_outputs():
+def test_splitmix64_gives_its_published_first_outputs() -> None:
     # The first outputs of SplitMix64 seeded with 1234567 (Rosetta Code, Splitmix64 task).
     state, outputs = 1234567, []
     for _ in range(3):
@@ -188,7 +195,7 @@ def test_splitmix64_gives_its_published_first_outputs():
 
 @settings(max_examples=60, deadline=None)
 @given(n=st.integers(1, 80), key=st.integers(0, 2**64 - 1), tries=st.integers(1, 70))
-def test_the_greedy_kernel_makes_the_reference_board(n, key, tries):
+def test_the_greedy_kernel_makes_the_reference_board(n: int, key: int, tries: int) -> None:
     from engine.memetic_kernels import greedy_fill
 
     genome = np.empty(n, dtype=np.int64)
@@ -208,7 +215,9 @@ def test_the_greedy_kernel_makes_the_reference_board(n, key, tries):
     key=st.integers(0, 2**64 - 1),
     seed=st.integers(0, 2**32 - 1),
 )
-def test_the_search_kernel_makes_the_reference_moves(n, budget, candidates, stall, key, seed):
+def test_the_search_kernel_makes_the_reference_moves(
+    n: int, budget: int, candidates: int, stall: int, key: int, seed: int
+) -> None:
     from engine.memetic_kernels import min_conflicts as compiled_search
 
     genome = random_permutations(1, n, seed)
@@ -236,7 +245,7 @@ def test_the_search_kernel_makes_the_reference_moves(n, budget, candidates, stal
         assert np.array_equal(kept, counted)
 
 
-def test_the_local_search_draws_one_key_per_child_and_runs_the_reference_on_each():
+def test_the_local_search_draws_one_key_per_child_and_runs_the_reference_on_each() -> None:
     n, candidates, moves = 20, 5, 30
     genomes = random_permutations(4, n, 21)
     rng, twin = np.random.default_rng(5), np.random.default_rng(5)
@@ -251,7 +260,7 @@ def test_the_local_search_draws_one_key_per_child_and_runs_the_reference_on_each
         assert (improved.conflicts[k], improved.moves[k]) == (left, made)
 
 
-def test_a_local_search_in_place_changes_the_children_it_is_given():
+def test_a_local_search_in_place_changes_the_children_it_is_given() -> None:
     genomes = random_permutations(3, 50, 4)
     copy = local_search(genomes, np.random.default_rng(1), LocalSearchSettings(50, 8))
     improved = local_search(
@@ -261,7 +270,9 @@ def test_a_local_search_in_place_changes_the_children_it_is_given():
     assert np.array_equal(genomes, copy.genomes)
 
 
-def test_the_kernel_cache_stays_numbas_where_the_source_is_writable_or_a_dir_is_set(tmp_path):
+def test_the_kernel_cache_stays_numbas_where_the_source_is_writable_or_a_dir_is_set(
+    tmp_path: Path,
+) -> None:
     from engine.compiled import choose_cache_dir
 
     assert choose_cache_dir(tmp_path, {}) is None
@@ -272,8 +283,8 @@ def test_the_kernel_cache_stays_numbas_where_the_source_is_writable_or_a_dir_is_
 
 
 def test_the_kernel_cache_goes_to_the_users_cache_or_the_temporary_dir_from_a_read_only_tree(
-    tmp_path, monkeypatch
-):
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     import tempfile
 
     from engine.compiled import choose_cache_dir
@@ -294,7 +305,7 @@ def test_the_kernel_cache_goes_to_the_users_cache_or_the_temporary_dir_from_a_re
 # --- Config, algorithm and preset. ---
 
 
-def test_the_memetic_fields_parse_from_text():
+def test_the_memetic_fields_parse_from_text() -> None:
     config = Config.from_mapping(
         {"local-search": "100", "local-search-candidates": "4", "greedy-start": "yes"}
     )
@@ -318,7 +329,7 @@ def test_the_memetic_fields_parse_from_text():
         ({"local_search": "many"}, "local-search"),
     ],
 )
-def test_bad_memetic_values_name_the_field(values, field):
+def test_bad_memetic_values_name_the_field(values: dict[str, Any], field: str) -> None:
     with pytest.raises(ConfigError) as error:
         Config.from_mapping(values)
     assert error.value.field == field
@@ -326,13 +337,13 @@ def test_bad_memetic_values_name_the_field(values, field):
 
 
 @pytest.mark.parametrize("n", [8, 200, 3000])
-def test_the_memetic_preset_solves_moderate_boards(n):
+def test_the_memetic_preset_solves_moderate_boards(n: int) -> None:
     final = GeneticAlgorithm(PRESETS["memetic"].config(n, seed=n, generations=30)).run()
     assert final.stop_reason == "solved"
     assert final.best_conflicts == 0
 
 
-def test_a_memetic_run_is_the_same_run_for_the_same_seed():
+def test_a_memetic_run_is_the_same_run_for_the_same_seed() -> None:
     config = PRESETS["memetic"].config(400, seed=7, local_search=20, generations=6)
     first = GeneticAlgorithm(config)
     second = GeneticAlgorithm(config)
@@ -344,7 +355,7 @@ def test_a_memetic_run_is_the_same_run_for_the_same_seed():
         assert np.array_equal(a.fitness, b.fitness)
 
 
-def test_a_resumed_memetic_run_continues_exactly():
+def test_a_resumed_memetic_run_continues_exactly() -> None:
     config = Config(n=300, population=6, local_search=5, greedy_start=False, seed=3)
     original = GeneticAlgorithm(config)
     original.step_many(2)
@@ -358,7 +369,7 @@ def test_a_resumed_memetic_run_continues_exactly():
         assert a.generation == b.generation
 
 
-def test_local_search_lowers_conflicts_against_the_same_ga_without_it():
+def test_local_search_lowers_conflicts_against_the_same_ga_without_it() -> None:
     plain = GeneticAlgorithm(Config(n=500, population=6, seed=1, generations=3)).run()
     memetic = GeneticAlgorithm(
         Config(n=500, population=6, seed=1, generations=3, local_search=500)
