@@ -113,7 +113,7 @@ async def test_s_finds_every_solution_at_n_6_and_escape_returns(wait_for: WaitFo
         await pilot.press("space")
         await wait_for(pilot, lambda: screen.run_state == "done", "every solution")
         await pilot.pause(0.3)
-        assert "found 4 / 4 (1 / 1 fundamental)" in str(screen.progress.render())
+        assert "GA: all 4 found (1 of 1 fundamental)" in str(screen.progress.render())
         assert screen.query_one(SolutionGallery).drawn == 4
         await pilot.press("escape")
         await pilot.pause()
