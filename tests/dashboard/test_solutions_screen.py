@@ -224,3 +224,30 @@ async def test_the_ga_s_count_is_of_the_exact_set_while_it_runs(wait_for: WaitFo
         found = solutions.found
         assert 100 <= found < 14_200
         assert f"GA: {found:,} of 14,200 found" in str(screen.progress.render())
+
+
+async def test_v_cycles_the_pictures_and_page_down_moves_whole_rows(wait_for: WaitFor) -> None:
+    app = make_app(12)
+    async with app.run_test(size=(100, 32)) as pilot:
+        screen = await open_solutions(pilot, app)
+        await wait_for(pilot, lambda: screen.exact_state == "done", "the listing")
+        gallery = screen.query_one(SolutionGallery)
+        seen = []
+        for _ in range(4):
+            assert gallery.board_layout is not None
+            seen.append(gallery.board_layout.picture)
+            await pilot.press("v")
+            await pilot.pause()
+        assert seen == ["squares", "halves", "braille", "genomes"]
+        assert gallery.board_layout is not None and gallery.board_layout.picture == "squares"
+        layout = gallery.board_layout
+        rows_in_view = gallery.scrollable_content_region.height // layout.row_height
+        await pilot.press("pagedown")
+        await pilot.pause(0.3)
+        assert gallery.visible_boards()[0] == rows_in_view * layout.per_row
+        await pilot.press("down")
+        await pilot.pause(0.3)
+        assert gallery.visible_boards()[0] == (rows_in_view + 1) * layout.per_row
+        assert str(gallery.border_subtitle).startswith(
+            f"{(rows_in_view + 1) * layout.per_row + 1:,}-"
+        )

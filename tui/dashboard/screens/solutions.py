@@ -165,7 +165,7 @@ class SolutionsScreen(Screen[None]):
         self._count_wordings: Wordings = ("",)
         self._ga_marked = 0
         self._frame = 0
-        self._dirty = True
+        self._gallery_stale = False
 
     def compose(self) -> ComposeResult:
         """The count, why, the GA line, the gallery, the footer."""
@@ -191,6 +191,7 @@ class SolutionsScreen(Screen[None]):
         try:
             self.config = find_all_config(self.config)
             self.latest = self.runner.start(self.config, run=False).snapshot
+            self._mark_ga_finds()  # generation 0 may hold solutions already
         except Exception as error:
             self._failed(f"{type(error).__name__}: {error}")
         self._repaint(force=True)
@@ -310,7 +311,7 @@ class SolutionsScreen(Screen[None]):
         message.stop()
         if message.run_id == self.runner.run_id:
             self.latest = message.snapshot
-            self._dirty = True
+            self._mark_ga_finds()
 
     @on(EngineRunner.Finished)
     def _finished(self, message: EngineRunner.Finished) -> None:
@@ -319,6 +320,7 @@ class SolutionsScreen(Screen[None]):
             return
         snapshot = message.snapshot
         self.latest = snapshot
+        self._mark_ga_finds()
         found = f"{snapshot.solutions.shape[0]:,}"
         if snapshot.stop_reason == "all-found":
             self.run_state = "done"
@@ -347,26 +349,24 @@ class SolutionsScreen(Screen[None]):
     def _repaint(self, force: bool = False) -> None:
         self._frame += 1
         self._paint_progress()
-        if self.latest is None or not (self._dirty or force):
-            return
-        if force or self._frame % GALLERY_EVERY == 0:
-            self._dirty = False
-            self._mark_ga_finds()
+        if self._gallery_stale and (force or self._frame % GALLERY_EVERY == 0):
+            self._gallery_stale = False
+            self.gallery.source_changed()
 
     def _mark_ga_finds(self) -> None:
-        """Mark the GA's new finds in the exact set (or add them to the gallery above it)."""
+        """Mark the GA's new finds in the exact set (or add them to the gallery above it) as
+        found by the generation of the first snapshot that holds them; the gallery shows them
+        at its next repaint."""
         snapshot = self.latest
         if snapshot is None:
             return
         boards = snapshot.solutions
         if self.found is not None:
-            if self.found.update(boards, snapshot.generation):
-                self.gallery.source_changed()
+            self._gallery_stale |= self.found.update(boards, snapshot.generation)
         elif self.solutions is not None and boards.shape[0] > self._ga_marked:
             new = boards[self._ga_marked :]
             self._ga_marked = boards.shape[0]
-            if self.solutions.mark_found(new, snapshot.generation):
-                self.gallery.source_changed()
+            self._gallery_stale |= self.solutions.mark_found(new, snapshot.generation) > 0
 
     def _paint_progress(self) -> None:
         snapshot = self.latest

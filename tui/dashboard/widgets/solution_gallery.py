@@ -17,6 +17,7 @@ from itertools import groupby
 from typing import ClassVar, Final
 
 import numpy as np
+import numpy.typing as npt
 from rich.color import Color
 from rich.segment import Segment
 from rich.style import Style
@@ -319,7 +320,9 @@ class SolutionGallery(ScrollView, can_focus=True):
             "gallery--found" if found else "gallery--queen", partial=True
         )
 
-    def _picture(self, board: np.ndarray, found: bool, picture: str) -> list[list[Segment]]:
+    def _picture(
+        self, board: npt.NDArray[np.uint8], found: bool, picture: str
+    ) -> list[list[Segment]]:
         """The lines of one board's picture."""
         n = board.shape[0]
         position = Position(
