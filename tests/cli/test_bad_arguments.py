@@ -105,3 +105,13 @@ def test_a_malformed_scheduler_address_is_refused_before_any_client(
         "--scheduler", "garbage", "--connect-timeout", "3",
     )  # fmt: skip
     assert "scheduler: 'garbage' is not allowed; not a scheduler address" in line
+
+
+@pytest.mark.parametrize("command", [["runs"], ["sweeps"], ["show", "1"], ["solve", "--record"]])
+def test_a_store_path_the_file_system_cannot_look_up_is_refused_shortened(
+    capsys: pytest.CaptureFixture[str], command: list[str], tmp_path: Path
+) -> None:
+    too_long = str(tmp_path / ("b" * 300))
+    line = _refused(capsys, *command, "--store", too_long)
+    assert line.startswith("queens: error: --store: ")
+    assert "characters) is not allowed" in line and len(line) < 300

@@ -6,7 +6,6 @@ import argparse
 import sys
 import time
 
-from engine import ConfigError
 from tui.cli.store_flags import reporting_store_errors
 
 
@@ -21,12 +20,9 @@ def add_parser(commands: argparse._SubParsersAction) -> None:  # type: ignore[ty
 def run(args: argparse.Namespace) -> int:
     """Handle ``queens sweeps``: one line per sweep (id, when, runs kept, axes); a store that
     cannot be read (a damaged plan, say) is one line on stderr and exit 2."""
-    from tui.lab.store import RunStore, StoreError
+    from tui.lab.store import RunStore
 
-    try:
-        store = RunStore.open(args.store)
-    except StoreError as error:
-        raise ConfigError("store", args.store or "default", str(error)) from None
+    store = RunStore.open(args.store)  # a StoreError is one line, exit 2 (the decorator)
     with store:
         sweeps = store.sweeps()
     if not sweeps:

@@ -20,6 +20,34 @@ def default_store_path() -> Path:
     return platformdirs.user_data_path("queens-ga") / STORE_FILE
 
 
+SHOWN_CHARACTERS: Final = 80
+"""A path longer than this is shortened in an error message (a pasted one can be huge)."""
+
+
+def shown_path(path: str | os.PathLike[str]) -> str:
+    """``path`` quoted for an error message, shortened when it is long."""
+    text = os.fspath(path)
+    if len(text) <= SHOWN_CHARACTERS:
+        return repr(text)
+    return f"{text[: SHOWN_CHARACTERS - 20]!r}... ({len(text):,} characters)"
+
+
 def store_path(flag: str | os.PathLike[str] | None) -> Path:
-    """The store to use: the ``--store`` flag, else :func:`default_store_path`."""
-    return Path(flag) if flag else default_store_path()
+    """The store to use: the ``--store`` flag, else :func:`default_store_path`.
+
+    Raises:
+        StoreError: A path the file system cannot even look up (a name too long, a loop of
+            links), named, shortened, with the reason: every later look at it would fail.
+    """
+    from tui.lab.store.errors import StoreError
+
+    path = Path(flag) if flag else default_store_path()
+    try:
+        path.exists()
+    except OSError as error:
+        where = "--store" if flag else STORE_ENV if os.environ.get(STORE_ENV) else "store"
+        raise StoreError(
+            f"{where}: {shown_path(path)} is not allowed; the file system cannot look it up "
+            f"({error.strerror or error})"
+        ) from None
+    return path
