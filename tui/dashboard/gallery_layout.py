@@ -26,8 +26,8 @@ ROW_GAP: Final = 1
 """Lines between two rows of boards."""
 LABEL_LINES: Final = 1
 """Lines above each board: its number and marks."""
-MIN_CELL_WIDTH: Final = 10
-"""Columns a board takes at least, for its label (``#1,234 * ✓``)."""
+MIN_CELL_WIDTH: Final = 12
+"""Columns a board takes at least, for its label (``#12 * ✓ gen 9``)."""
 
 
 def picture_size(picture: str, n: int) -> tuple[int, int]:

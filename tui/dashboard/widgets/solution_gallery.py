@@ -46,6 +46,16 @@ PICTURE_NAMES: Final = {
 """How the subtitle names each picture."""
 
 
+def fitting_label(wordings: list[list[list[Segment]]], width: int) -> list[list[Segment]]:
+    """One label per board, all in the longest wording in which every one fits ``width``
+    (a row reads alike), the shortest cut to ``width`` if none does."""
+    for tier in range(len(wordings[0])):
+        chosen = [labels[tier] for labels in wordings]
+        if all(Strip(label).cell_length <= width for label in chosen):
+            return chosen
+    return [list(Strip(labels[-1]).crop(0, max(0, width))) for labels in wordings]
+
+
 class SolutionGallery(ScrollView, can_focus=True):
     """Boards of solutions in rows that fit the width, drawn as they come into view."""
 
@@ -273,13 +283,18 @@ class SolutionGallery(ScrollView, can_focus=True):
         fundamental = source.fundamental(start, stop).tolist()
         found = source.found_generations(start, stop).tolist()
         if layout.picture == "genomes":
-            label = self._label(start, fundamental[0], found[0], layout.label_width - 1)
+            wordings = self._label_wordings(start, fundamental[0], found[0])
+            label = fitting_label([wordings], layout.label_width - 1)[0]
             return self._genome_lines(boards[0].tolist(), label, found[0], layout)
+        labels = fitting_label(
+            [
+                self._label_wordings(start + offset, fundamental[offset], found[offset])
+                for offset in range(stop - start)
+            ],
+            layout.cell_width,
+        )
         cells: list[list[list[Segment]]] = []
-        for offset in range(stop - start):
-            label = self._label(
-                start + offset, fundamental[offset], found[offset], layout.cell_width
-            )
+        for offset, label in enumerate(labels):
             picture = self._picture(boards[offset], found[offset] != NOT_FOUND, layout.picture)
             cells.append([label, *picture])
         lines = []
@@ -295,25 +310,22 @@ class SolutionGallery(ScrollView, can_focus=True):
         blank = Strip.blank(layout.width, self.rich_style)
         return lines + [blank] * (layout.row_height - len(lines))
 
-    def _label(self, index: int, fundamental: bool, generation: int, width: int) -> list[Segment]:
-        """``#57 * ✓ gen 140`` in the longest wording that fits ``width``."""
+    def _label_wordings(
+        self, index: int, fundamental: bool, generation: int
+    ) -> list[list[Segment]]:
+        """``#57 * ✓ gen 140`` and shorter wordings of it (the same for a board not found)."""
         label_style = self.get_component_rich_style("gallery--label")
         found_style = label_style + self.get_component_rich_style("gallery--found", partial=True)
         number = Segment(f"#{index + 1:,}", label_style)
         mark = [Segment(" *", self.get_component_rich_style("gallery--fundamental"))]
         marks = mark if fundamental else []
         if generation == NOT_FOUND:
-            wordings = [[number, *marks]]
-        else:
-            wordings = [
-                [number, *marks, Segment(f" {self.tick} gen {generation:,}", found_style)],
-                [number, *marks, Segment(f" {self.tick}{generation:,}", found_style)],
-                [number, *marks, Segment(f" {self.tick}", found_style)],
-            ]
-        for wording in wordings:
-            if Strip(wording).cell_length <= width:
-                return wording
-        return list(Strip(wordings[-1]).crop(0, max(0, width)))
+            return [[number, *marks]] * 3
+        return [
+            [number, *marks, Segment(f" {self.tick} gen {generation:,}", found_style)],
+            [number, *marks, Segment(f" {self.tick}{generation:,}", found_style)],
+            [number, *marks, Segment(f" {self.tick}", found_style)],
+        ]
 
     def _queen_style(self, found: bool) -> Style:
         return self.get_component_rich_style(
