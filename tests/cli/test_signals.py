@@ -154,7 +154,21 @@ def test_interrupted_solutions_json_prints_what_was_found(signum: int, code: int
         assert sorted(board) == list(range(14))
 
 
-def test_sigterm_closes_the_dashboard_and_restores_the_terminal(tmp_path: Path) -> None:
+@pytest.mark.parametrize(
+    ("signum", "code", "said"),
+    [
+        (signal.SIGTERM, 143, b"queens: terminated"),
+        (signal.SIGINT, 130, b"queens: interrupted"),
+        (signal.SIGHUP, 129, b"queens: terminated"),
+        (signal.SIGINT, 130, b"queens: interrupted"),  # again: it must hold every time
+    ],
+    ids=["SIGTERM", "SIGINT", "SIGHUP", "SIGINT-again"],
+)
+def test_a_signal_closes_the_dashboard_and_restores_the_terminal(
+    tmp_path: Path, signum: int, code: int, said: bytes
+) -> None:
+    """SIGTERM, a SIGINT sent by kill, and SIGHUP (an SSH connection dropping) close the
+    dashboard as q does: the terminal given back, the run's record closed, one line."""
     import os
     import pty
     import select
@@ -181,15 +195,15 @@ def test_sigterm_closes_the_dashboard_and_restores_the_terminal(tmp_path: Path) 
     read_for(60.0, until=b"Quit")  # the footer: the dashboard is drawn
     assert b"Quit" in screen
     drawn = len(screen)
-    os.kill(pid, signal.SIGTERM)
+    os.kill(pid, signum)
     read_for(20.0)  # to the end: the child closes the terminal when it exits
     _, status = os.waitpid(pid, 0)
     after = screen[drawn:]
-    assert os.waitstatus_to_exitcode(status) == 143
+    assert os.waitstatus_to_exitcode(status) == code
     assert b"Traceback" not in after
     assert b"\x1b[?1049l" in after  # left the alternate screen
     assert b"\x1b[?25h" in after  # cursor shown again
-    assert after.endswith(b"queens: terminated\r\n")
+    assert after.endswith(said + b"\r\n")
 
 
 def test_the_console_script_imports_almost_nothing_before_its_handlers() -> None:

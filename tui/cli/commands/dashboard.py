@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+from typing import Final
 
 from engine import Config
 from tui.cli.config_flags import add_config_flags, config_from_args, run_flags_given
@@ -26,14 +27,20 @@ def run(args: argparse.Namespace) -> int:
     return dashboard(config, args.ascii, record=args.record, store=args.store)
 
 
+CLOSING_SIGNALS: Final = {"SIGINT": 130, "SIGTERM": 143, "SIGHUP": 129}
+"""Signals that close the dashboard as ``q`` does, and the exit code each leaves (128 + its
+number): Ctrl+C sent by ``kill``, a termination, and an SSH connection that drops."""
+
+
 def dashboard(
     config: Config | None, ascii_board: bool, *, record: bool = True, store: str | None = None
 ) -> int:
     """Open the dashboard (``config`` prefills the form; ``None``: the defaults).
 
     Runs are recorded in the run store unless ``record`` is false (the form can switch it).
-    SIGTERM closes the dashboard the way ``q`` does, so the terminal is given back as it was,
-    and the command exits 143.
+    SIGINT, SIGTERM and SIGHUP close the dashboard the way ``q`` does, so the terminal is given
+    back as it was and the run's record is closed, and the command exits 130, 143 or 129; a
+    second signal while it closes raises at once.
     """
     import asyncio
     import signal
@@ -43,23 +50,29 @@ def dashboard(
     from tui.dashboard.app import QueensApp
 
     app = QueensApp(config=config, ascii=ascii_board, record=record, store=store)
-    terminated = False
+    received: list[int] = []
 
-    def close_on_sigterm(signum: int, frame: FrameType | None) -> None:
-        nonlocal terminated
+    def close(signum: int, frame: FrameType | None) -> None:
         try:
             loop = asyncio.get_running_loop()
         except RuntimeError:  # the app's loop is not running (yet, or any more)
-            raise Terminated from None
-        terminated = True
+            loop = None
+        if loop is None or received:
+            raise KeyboardInterrupt if signum == signal.SIGINT else Terminated
+        received.append(signum)
         # Not app.exit() here: a signal handler may run in the middle of the app's own code.
         loop.call_soon_threadsafe(app.exit)
 
-    previous = signal.signal(signal.SIGTERM, close_on_sigterm)
+    handled = [getattr(signal, name) for name in CLOSING_SIGNALS if hasattr(signal, name)]
+    previous = {signum: signal.signal(signum, close) for signum in handled}
     try:
         app.run()
     finally:
-        signal.signal(signal.SIGTERM, previous)
-    if terminated:
-        return report_interruption(Terminated())
-    return EXIT_SOLVED
+        for signum, handler in previous.items():
+            signal.signal(signum, handler)
+    if not received:
+        return EXIT_SOLVED
+    if received[0] == signal.SIGINT:
+        return report_interruption(KeyboardInterrupt())
+    code = report_interruption(Terminated())
+    return CLOSING_SIGNALS["SIGHUP"] if received[0] == getattr(signal, "SIGHUP", None) else code
