@@ -40,9 +40,11 @@ from tui.dashboard.widgets import (
     FitnessSparks,
     ParamForm,
     PopulationTable,
+    PopulationView,
     StatusLine,
 )
 from tui.dashboard.widgets.fitness_plot import legend_markup
+from tui.dashboard.widgets.population_view import VIEWS
 
 WIDE_WIDTH: Final = 100
 """From this width on the form stays open beside the board."""
@@ -104,6 +106,7 @@ class MainScreen(Screen[None]):
                 yield StatusLine(frozen_clock=self.frozen_clock, id="status")
                 with Horizontal(id="top"):
                     yield Board(ascii=self.ascii, id="board")
+                    yield PopulationView(id="population-view")
                     with Vertical(id="charts"):
                         yield FitnessSparks(id="sparks")
                         yield FitnessPlot(id="plot")
@@ -121,6 +124,7 @@ class MainScreen(Screen[None]):
             self.runner.set_speed(SPEED_LIMITS.index(self.opening_speed))
         self.runner.after_step = self.recording.observe
         self.board = self.query_one(Board)
+        self.population_view = self.query_one(PopulationView)
         self.table = self.query_one(PopulationTable)
         self.form = self.query_one(ParamForm)
         self.status = self.query_one(StatusLine)
@@ -140,6 +144,7 @@ class MainScreen(Screen[None]):
             plot=self.plot,
             conflicts=self.query_one(ConflictList),
             charts=self.charts,
+            population=self.population_view,
         )
         self.run_control = RunControl(
             self, self.run, self.runner, self.painter, self.status, self.recording, self.travel
@@ -327,6 +332,15 @@ class MainScreen(Screen[None]):
             board.focus()
         self.painter.paint_board()
 
+    def action_population_view(self) -> None:
+        """The board panel's next view: the board, the placement map, the conflict histogram."""
+        painter = self.painter
+        painter.view = VIEWS[(VIEWS.index(painter.view) + 1) % len(VIEWS)]
+        on_board = painter.view == "board"
+        self.board.display = on_board
+        self.population_view.display = not on_board
+        painter.paint_board()
+
     def action_toggle_y_axis(self) -> None:
         """Chart fitness or conflicts (comparable across fitness shapes: 0 is solved)."""
         self.plot.toggle_metric()
@@ -385,7 +399,7 @@ class MainScreen(Screen[None]):
         """Open the solutions screen: find every solution for the form's N and seed."""
         config = self._config_for_screen()
         if config is not None:
-            self.app.push_screen(SolutionsScreen(config))
+            self.app.push_screen(SolutionsScreen(config, ascii=self.ascii))
 
     def action_race(self) -> None:
         """Open the race screen: the form's GA against a preset, on the same N and seed."""

@@ -59,9 +59,18 @@ MAIN_BINDINGS: Final[list[BindingType]] = [
         "solutions",
         "All",
         id="solutions",
-        tooltip="find every solution for the form's N and seed",
+        tooltip="every solution for the form's N, exactly; space: the GA hunts them too",
     ),
     Binding("x", "race", "Race", id="race", tooltip="the form's GA against a preset"),
+    Binding(
+        "v",
+        "population_view",
+        "View",
+        id="population-view",
+        # Out of the footer, as the other view keys, so that 80 columns keep `? Help`.
+        show=False,
+        tooltip="board panel: the board / placement map / conflict histogram",
+    ),
     Binding("a", "toggle_x_axis", "X axis", id="x-axis", show=False, tooltip="gens / evaluations"),
     Binding(
         "left_square_bracket",
