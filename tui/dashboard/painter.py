@@ -27,6 +27,7 @@ from tui.dashboard.widgets import (
     FitnessPlot,
     FitnessSparks,
     PopulationTable,
+    PopulationView,
     StatusLine,
 )
 
@@ -58,6 +59,8 @@ class Painter:
         plot: The fitness chart.
         conflicts: The inspected individual's attacking pairs.
         charts: The panel holding the chart, the sparklines and the conflict list.
+        population: The population's views, shown in the board's place when :attr:`view`
+            is not ``board``.
     """
 
     def __init__(
@@ -73,6 +76,7 @@ class Painter:
         plot: FitnessPlot,
         conflicts: ConflictList,
         charts: Vertical,
+        population: PopulationView | None = None,
     ) -> None:
         self.run = run
         self.runner = runner
@@ -84,6 +88,9 @@ class Painter:
         self.plot = plot
         self.conflicts = conflicts
         self.charts = charts
+        self.population = population
+        self.view = "board"
+        """What the board panel shows: ``board``, ``placement`` or ``conflicts``."""
         self.x_axis = "generation"
         """What the chart's x axis counts: ``generation`` or ``evaluations``."""
         self.frame = 0
@@ -168,6 +175,9 @@ class Painter:
             label = "best"
         else:
             return
+        if self.view != "board" and self.population is not None:
+            # The whole population of the generation the board would show.
+            self.population.show(snapshot, self.view)
         position = Position.of(snapshot.population[index], snapshot.n, snapshot.encoding)
         conflicts = int(snapshot.conflicts[index])
         attacked_glyph = board.glyphs[1]

@@ -9,6 +9,7 @@ from tui.dashboard.widgets.fitness_plot import FitnessPlot
 from tui.dashboard.widgets.fitness_sparks import FitnessSparks
 from tui.dashboard.widgets.param_form import ParamForm
 from tui.dashboard.widgets.population_table import PopulationTable
+from tui.dashboard.widgets.population_view import PopulationView
 from tui.dashboard.widgets.preset_select import PresetSelect
 from tui.dashboard.widgets.solution_gallery import SolutionGallery
 from tui.dashboard.widgets.status_line import StatusLine
@@ -22,6 +23,7 @@ __all__ = [
     "FitnessSparks",
     "ParamForm",
     "PopulationTable",
+    "PopulationView",
     "PresetSelect",
     "SolutionGallery",
     "StatusLine",
