@@ -142,7 +142,7 @@ class GeneticAlgorithm:
         self.rules = stop_rules(config)
         # Scratch for [parents; children], from which the survivors are gathered, kept from
         # one generation to the next: a fresh one each time costs more in page faults than in
-        # copying (issue 11). The children are gathered straight into its lower part.
+        # copying. The children are gathered straight into its lower part.
         self._union: Genomes = np.empty((0, config.n), dtype=np.int64)
         # The last generation's line counts from the mutation, overwritten by the next one.
         self._spare_lines: BoardLines | None = None

@@ -59,7 +59,7 @@ class BoardLines:
 
         From the line counts alone, as ``(sum of k^2 - sum of k) / 2`` with one ``einsum``
         per kind of line: a sequential pass, no gather (2.5x cheaper than summing each
-        queen's count at N = 4096, measured; issue 11).
+        queen's count at N = 4096, measured).
         """
         individuals, n = self.cells[0].shape
         total = np.zeros(individuals, dtype=np.int64)
@@ -150,8 +150,7 @@ def swap_change(
     lines_per_kind = lines.sizes[0]
     n = (lines_per_kind + 1) // 2
     # Cell indices built from as few whole-array operations as possible, the small (per
-    # queen) terms first: at small N the number of numpy calls, not the data, is the cost
-    # (issue 11).
+    # queen) terms first: at small N the number of numpy calls, not the data, is the cost.
     up_base = individual * lines_per_kind
     down_base = up_base + (n - 1)
     # Where the pair lands: the moving queen on (b, i), the partner on (a, j).
@@ -266,7 +265,7 @@ def count_dtype(n: int) -> type[np.signedinteger[Any]]:
 
     A line holds at most N queens and the swap formula adds four counts, so 4N must fit:
     int16 up to N = 8191, int32 beyond. Narrow counts halve or quarter the memory a count
-    touches, which on large boards is most of its cost (issue 11).
+    touches, which on large boards is most of its cost.
     """
     return np.int16 if 4 * n + 4 < 2**15 else np.int32
 

@@ -171,7 +171,7 @@ def order_crossover_with(
     low, high = draws.low[:, None], draws.high[:, None]
     # Both children in one pass over 2K rows (the first K keep ``first``'s segment), with flat
     # indices: half the numpy calls of two passes, each row computed exactly as alone. At
-    # the default rate few couples cross, so the number of calls is the cost (issue 11).
+    # the default rate few couples cross, so the number of calls is the cost.
     positions = np.arange(n)
     outside = np.concatenate([(positions < low) | (positions >= high)] * 2)
     keeper = np.concatenate([first, second])
@@ -200,7 +200,7 @@ def order_crossover_with(
 def _rotated_positions(shift: Genomes, n: int) -> Genomes:
     """``(K, N)``: row ``k`` is ``0 .. N - 1`` rotated left by ``shift[k]`` (``0 <= shift <= N``).
 
-    Small boards read their rows from a cached table (no modulo: issue 11); the table has
+    Small boards read their rows from a cached table (no modulo); the table has
     N + 1 rows of N, so large boards compute theirs.
     """
     if n <= _ROTATION_TABLE_N:

@@ -53,7 +53,7 @@ def column_entropy(genomes: Genomes, n: int, encoding: Encoding) -> float:
     if n <= size * max(1.0, np.log2(size)):
         # Count the (position, row) cells a block of individuals at a time: the index of a
         # whole (P, N) population would be a large temporary, and a fresh one every generation
-        # costs page faults (issue 11). ``add.at`` in the counts' own dtype is numpy's fast path.
+        # costs page faults. ``add.at`` in the counts' own dtype is numpy's fast path.
         cells = np.zeros(n * n, dtype=np.int64)
         offsets = np.arange(0, n * n, n, dtype=np.int64)
         block = max(1, _BLOCK_GENES // n)

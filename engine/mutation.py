@@ -241,7 +241,7 @@ def conflict_mutation_counted(
         queen_genes, partner_genes = genes.take(queen_at), genes.take(partner_at)
         # The swap's exact change in a few whole-array operations: the generic
         # _conflict_change gives the same numbers with several times the calls, which is
-        # most of a generation's cost at small N (issue 11). The queens on the two queens'
+        # most of a generation's cost at small N. The queens on the two queens'
         # own lines were summed for the attacked test already.
         on_lines = line_sums.reshape(-1)
         change = swap_change(

@@ -28,7 +28,7 @@ def best_first(values: FloatArray) -> IntArray:
 
     Fitness is often a whole number in a small range (every shape counting pairs is): then
     the same order comes from sorting 16-bit keys, which numpy does by radix, 2-3x faster
-    than its merge sort of floats (issue 11). The keys are used only when they are exact.
+    than its merge sort of floats. The keys are used only when they are exact.
     """
     if values.shape[0]:
         low, high = values.min(), values.max()

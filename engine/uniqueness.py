@@ -47,7 +47,7 @@ def row_hashes(genomes: Genomes) -> HashArray:
     if unsigned.size < _EINSUM_GENES:
         return np.asarray(unsigned @ weights, dtype=np.uint64)
     # The same sums (modulo 2**64, in any order): einsum's integer loop is 1.4-1.9x faster
-    # than matmul's on 1000 x 64 and larger batches, slower below ~8000 genes (issue 11).
+    # than matmul's on 1000 x 64 and larger batches, slower below ~8000 genes.
     return np.asarray(np.einsum("ij,j->i", unsigned, weights), dtype=np.uint64)
 
 

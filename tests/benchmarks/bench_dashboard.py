@@ -4,7 +4,7 @@ Prints, for one config and seed, in one run:
 
 - generations per second headless (``GeneticAlgorithm.step`` in a loop),
 - generations per second with the dashboard attached (``QueensApp.run_test()``, engine at
-  unlimited speed, the screen repainting as usual), and their ratio (the issue asks for at most
+  unlimited speed, the screen repainting as usual), and their ratio (the goal is at most
   20% slower),
 - key-press-to-visible-effect latency while the engine runs flat out: ``space`` until the status
   line says PAUSED, ``space`` until it says RUNNING, and ``n`` until the shown generation moves.

@@ -10,7 +10,7 @@ Prints figures; asserts nothing. Sections:
 4. DEAP's own example (pure Python: PMX, tournament of 3, population 300), same boards.
 5. The dashboard attached vs headless (tests/benchmarks/bench_dashboard.py), when present.
 
-What "a generation costs at most 3 evaluations of the population" (issue 11) is measured as:
+What "a generation costs at most 3 evaluations of the population" is measured as:
 the CPU time of one ``GeneticAlgorithm.step`` of the default config over the CPU time of one
 ``engine.fitness.evaluate`` of a random ``(1000, N)`` permutation population with the default
 fitness, both timed in the same process, in alternation, with no page faulted in anew.
@@ -21,7 +21,7 @@ array, or a heap grown again after malloc trimmed it). Which one happens depends
 just before, not on the code timed: evaluate timed alone faults in ~1.4 MB per call at N = 64
 and takes 2-3 times what it takes between generations, and whether evaluate or the step is the
 one that faults when the two alternate changes with any edit to either. A ratio of two such
-timings measures the allocator's mood: once the step stopped faulting (issue 11), the ratio
+timings measures the allocator's mood: once the step stopped faulting, the ratio
 timed that way read 1.1-1.6 evaluations at N = 64 where the computing costs 3.2-3.6. So both
 are timed in a child process whose malloc neither maps large blocks on their own nor trims its
 heap (``MALLOC_MMAP_THRESHOLD_`` / ``MALLOC_TRIM_THRESHOLD_``; the faults per call printed say
@@ -34,7 +34,7 @@ with a block of 20 generations, median of 9 rounds; see :func:`typical_costs`. T
 stopped when solved (seed 1 solves N = 64 at generation 19, N = 256 at 88), so most timed
 generations at N = 64 come after its first solution. A generation of a run still searching
 costs about the same (generations 1-15 of 20 seeds at N = 64: 2.68 evaluations where the
-figure below read 2.55-2.63 at the same time; issue 11). The few generations right after the
+figure below read 2.55-2.63 at the same time). The few generations right after the
 first solution, while the archive takes in hundreds of new solutions, cost 1.5-2x; a default
 run stops before them, and the median of the rounds leaves out the one or two they fall in.
 

@@ -1,4 +1,4 @@
-"""Pilot tests of issue 9's dashboard fixes: the too-small screen, the seed and the command
+"""Pilot tests of the dashboard's guides: the too-small screen, the seed and the command
 that reruns a run, a status line that never wraps, presets shown in the form, the guiding
 form, the command palette and themes that persist.
 

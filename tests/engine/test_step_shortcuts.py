@@ -1,4 +1,4 @@
-"""The shortcuts a generation takes (issue 11) give exactly what the plain computations give.
+"""The shortcuts a generation takes give exactly what the plain computations give.
 
 Reused count arrays, mutation in place, conflicts known from the parents, both OX children in
 one pass and the entropy's table of terms must change no number and no draw: a seed fixes a
@@ -87,7 +87,7 @@ def test_mutation_in_place_with_reused_counts_and_known_conflicts_is_the_same(en
 def two_pass_order_crossover(
     first: Genomes, second: Genomes, rng: np.random.Generator
 ) -> tuple[Genomes, Genomes]:
-    """OX as it was written before issue 11: one child at a time, along-axis helpers."""
+    """OX as it was first written: one child at a time, along-axis helpers."""
     count, n = first.shape
     ends_one = np.asarray(rng.integers(0, n, size=count), dtype=np.int64)
     ends_two = np.asarray(rng.integers(0, n, size=count), dtype=np.int64)
@@ -169,7 +169,7 @@ def test_best_index_is_what_a_stable_sort_by_fitness_then_conflicts_puts_first(f
 
 
 def masked_random_attacked_queen(attacked: np.ndarray, rng: np.random.Generator) -> np.ndarray:
-    """The attacked-queen draw as it was before issue 11 (a bincount, then masked updates)."""
+    """The attacked-queen draw as it was first written (a bincount, then masked updates)."""
     count, n = attacked.shape
     flat = np.flatnonzero(attacked)
     per_row = np.bincount(flat // n, minlength=count)

@@ -404,7 +404,7 @@ async def test_malformed_messages_are_ignored() -> None:
         assert len(server.sessions) == 1
 
 
-# -- a bad address is a usage error (issue 7) ---------------------------------------------------
+# -- a bad address is a usage error ---------------------------------------------------
 
 
 @pytest.mark.parametrize("port", ["99999", "-1", "abc", "65536", "8.5"])
