@@ -115,3 +115,17 @@ def test_a_store_path_the_file_system_cannot_look_up_is_refused_shortened(
     line = _refused(capsys, *command, "--store", too_long)
     assert line.startswith("queens: error: --store: ")
     assert "characters) is not allowed" in line and len(line) < 300
+
+
+def test_a_kept_sweep_whose_plan_is_damaged_is_one_line(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    import sqlite3
+
+    store = tmp_path / "sweeps.sqlite3"
+    flags = ["--preset", "sheppard", "--seeds", "1", "--max-evals", "200", "--store", str(store)]
+    assert main(["compare", *flags]) == 0
+    with sqlite3.connect(store) as connection:
+        connection.execute("UPDATE sweeps SET plan = '{damaged'")
+    line = _refused(capsys, "sweep", "--show", "1", "--store", str(store))
+    assert "plan is damaged" in line

@@ -85,12 +85,11 @@ def show(args: argparse.Namespace) -> int:
         )
     sweep_id = int(text)
     try:
-        store = RunStore.open(args.store)
-    except StoreError as error:
+        with RunStore.open(args.store) as store:
+            plan = stored_plan(store, sweep_id)
+            results = StoreLedger(store, sweep_id).results()
+    except StoreError as error:  # unreadable store, or a damaged plan or result in it
         raise ConfigError("store", args.store or "default", str(error)) from None
-    with store:
-        plan = stored_plan(store, sweep_id)
-        results = StoreLedger(store, sweep_id).results()
     sys.stdout.write(
         sweep_report.report_text(
             plan, results, sweep_id, output_of(args), chart=sys.stdout.isatty()
