@@ -303,24 +303,6 @@ def test_a_sweep_on_a_full_disk_exits_2_and_keeps_its_results(
 # -- a tmpfs, full for real -------------------------------------------------------------------
 
 
-@pytest.fixture
-def small_disk(tmp_path: Path) -> Iterator[Path]:
-    """A 2 MiB tmpfs (skipped where this process may not mount one)."""
-    mount_point = tmp_path / "small"
-    mount_point.mkdir()
-    mounted = subprocess.run(
-        ["mount", "-t", "tmpfs", "-o", "size=2m", "tmpfs", str(mount_point)],
-        capture_output=True,
-        check=False,
-    )
-    if mounted.returncode != 0:
-        pytest.skip(f"cannot mount a tmpfs here: {mounted.stderr.decode().strip()}")
-    try:
-        yield mount_point
-    finally:
-        subprocess.run(["umount", "-l", str(mount_point)], check=False)
-
-
 def test_a_sweep_recording_its_runs_on_a_really_full_disk_exits_2(
     small_disk: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

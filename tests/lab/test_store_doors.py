@@ -353,24 +353,6 @@ def test_an_export_on_a_full_disk_leaves_no_file_behind(tmp_path: Path, disk: Fu
 # -- a tmpfs, full for real -------------------------------------------------------------------
 
 
-@pytest.fixture
-def small_disk(tmp_path: Path) -> Iterator[Path]:
-    """A 1 MiB tmpfs (skipped where this process may not mount one)."""
-    mount_point = tmp_path / "small"
-    mount_point.mkdir()
-    mounted = subprocess.run(
-        ["mount", "-t", "tmpfs", "-o", "size=1m", "tmpfs", str(mount_point)],
-        capture_output=True,
-        check=False,
-    )
-    if mounted.returncode != 0:
-        pytest.skip(f"cannot mount a tmpfs here: {mounted.stderr.decode().strip()}")
-    try:
-        yield mount_point
-    finally:
-        subprocess.run(["umount", "-l", str(mount_point)], check=False)
-
-
 def fill_up(folder: Path) -> Path:
     """Write a file in ``folder`` until the disk is full; returns it."""
     filler = folder / "filler"
