@@ -301,7 +301,7 @@ class MainScreen(Screen[None]):
         """Open the form (it may be collapsed) and put the cursor in it."""
         self.body.set_class(True, "-form-open")
         target = self.form.first_invalid() or self.form.field_widget("n")
-        self.call_after_refresh(target.focus)
+        self.form.put_cursor_in(target)
 
     def action_leave_form(self) -> None:
         """Escape from the form: back to the table, collapsing the form if narrow."""

@@ -35,6 +35,7 @@ from tui.dashboard.form_guide import (
     grouped_fields,
     not_applying_note,
 )
+from tui.dashboard.widgets.field_input import FieldInput
 from tui.dashboard.widgets.preset_select import PresetSelect, matching_preset, preset_choice
 
 BOOL_FIELDS: Final = tuple(name for name, spec in FIELDS.items() if isinstance(spec.default, bool))
@@ -72,7 +73,7 @@ class ConfigFieldValidator(Validator):
         except NoMatches:  # the form is still being built
             return self.success()
         values[self.name] = value
-        for error in Config.check(values):
+        for error in self.form.check(values):
             if error.field == dashed(self.name):
                 return self.failure(str(error), value)
         return self.success()
@@ -149,6 +150,8 @@ class ParamForm(Vertical):
         self.errors: list[ConfigError] = []
         """Every problem with the current values (empty: a run can start)."""
         self._encoding = config.encoding
+        self._checked: tuple[tuple[str, str], ...] | None = None
+        self._checked_errors: list[ConfigError] = []
 
     def compose(self) -> ComposeResult:
         """The preset select, the sections of fields with their error lines, the help line."""
@@ -191,7 +194,7 @@ class ParamForm(Vertical):
                     id=f"field-{name}",
                 )
             else:
-                yield Input(
+                yield FieldInput(
                     field_text(value),
                     placeholder="none" if spec.default is None else "",
                     validators=[ConfigFieldValidator(self, name)],
@@ -300,6 +303,18 @@ class ParamForm(Vertical):
         message.stop()
         self.choose_preset(message.name)
 
+    def check(self, values: dict[str, str]) -> list[ConfigError]:
+        """The engine's :meth:`Config.check` of these values, remembered for the next call.
+
+        Each field's validator checks the whole form with its own value in it, and the form
+        checks it once more: on a keystroke they all ask about the same values.
+        """
+        key = tuple(values.items())
+        if key != self._checked:
+            self._checked = key
+            self._checked_errors = Config.check(values)
+        return list(self._checked_errors)
+
     def config(self) -> Config | None:
         """The config the form describes, or ``None`` while it is invalid."""
         self.revalidate()
@@ -315,7 +330,7 @@ class ParamForm(Vertical):
     def revalidate(self) -> None:
         """Check the whole form, mark every field at fault, dim the fields that do not apply."""
         values = self.values()
-        self.errors = Config.check(values)
+        self.errors = self.check(values)
         for name in FIELDS:
             widget = self.field_widget(name)
             if isinstance(widget, Input):
@@ -326,7 +341,9 @@ class ParamForm(Vertical):
             applying = applies(name, values)
             self.query_one(f"#row-{name}").set_class(not applying, "-inapplicable")
             widget = self.field_widget(name)
-            widget.tooltip = None if applying else not_applying_note(name)
+            tooltip = None if applying else not_applying_note(name)
+            if widget.tooltip != tooltip:
+                widget.tooltip = tooltip
         self._show_errors()
         config = None
         if not self.errors:
@@ -348,7 +365,24 @@ class ParamForm(Vertical):
             line = self.query_one(f"#error-{name}", Static)
             text = "\n".join(messages.get(name, []))
             line.set_class(bool(text), "-shown")
-            line.update(text)
+            # Only a changed message: each update lays the whole screen out again.
+            if str(line.content) != text:
+                line.update(text)
+
+    def put_cursor_in(self, field: Widget) -> None:
+        """Put the cursor in a field at once, and bring the field into view once laid out.
+
+        At once, so that keys typed right after the form opens land in the field: with the
+        focus moved only after the next refresh, they went to whatever had it before. The
+        scroll waits for the layout: a form that was folded away has none yet.
+        """
+        self.screen.set_focus(field, scroll_visible=False)
+        self.call_after_refresh(self._bring_into_view, field)
+
+    def _bring_into_view(self, field: Widget) -> None:
+        screen = self.screen
+        if screen.focused is field and not screen.can_view_entire(field):
+            screen.scroll_to_center(field, origin_visible=True)
 
     def first_invalid(self) -> Widget | None:
         """The first field at fault, to put the cursor on."""
