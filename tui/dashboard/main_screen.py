@@ -111,7 +111,7 @@ class MainScreen(Screen[None]):
                         yield FitnessSparks(id="sparks")
                         yield FitnessPlot(id="plot")
                         yield ConflictList(id="conflicts")
-                yield PopulationTable(id="table")
+                yield PopulationTable(ascii=self.ascii, id="table")
         yield Footer(compact=True)
         yield EngineRunner()
 

@@ -5,7 +5,9 @@ Line-API widget: each repaint asks numpy for the rows in view of the chosen orde
 (:mod:`tui.dashboard.population_order`: partitions instead of a full sort), and renders those
 lines only. The same view serves a running and a paused run; the cursor keeps its row number,
 so while the run goes on the rows in view are the top of the ranking (unless the user scrolled
-away).
+away). The genome is a column of its own behind a rule (``│``, ``|`` in ASCII) and in a colour
+of its own: a conflicts count of 9 followed by genes 12 23 would otherwise read as one row of
+numbers, and the rule still tells them apart where the colours do not.
 """
 
 from __future__ import annotations
@@ -33,6 +35,11 @@ COLUMNS: Final = (("rank", "Rank"), ("index", "#"), ("fitness", "Fitness"), ("co
 
 SORT_OF_COLUMN: Final = {"rank": "fitness", "fitness": "fitness", "conflicts": "conflicts"}
 """The order a click on a column's header picks (any other column: by index)."""
+
+RULE: Final = "│"
+"""Between the figures and the genome."""
+ASCII_RULE: Final = "|"
+"""The rule where only ASCII is drawn."""
 
 GENOME_HEAD: Final = 10
 """Genes shown before the ellipsis of a long genome (and as many after), in :func:`genome_text`."""
@@ -87,6 +94,8 @@ class PopulationTable(ScrollView, can_focus=True):
         "population-table--header",
         "population-table--odd-row",
         "population-table--cursor",
+        "population-table--rule",
+        "population-table--genome",
     }
 
     DEFAULT_CSS = """
@@ -102,6 +111,12 @@ class PopulationTable(ScrollView, can_focus=True):
     }
     PopulationTable > .population-table--odd-row {
         background: $surface-lighten-1;
+    }
+    PopulationTable > .population-table--rule {
+        color: $text-muted;
+    }
+    PopulationTable > .population-table--genome {
+        color: $text-secondary;
     }
     PopulationTable > .population-table--cursor {
         background: $block-cursor-blurred-background;
@@ -123,8 +138,16 @@ class PopulationTable(ScrollView, can_focus=True):
         snapshot: Snapshot
         index: int
 
-    def __init__(self, *, id: str | None = None) -> None:
+    def __init__(self, *, ascii: bool = False, id: str | None = None) -> None:
+        """A table with no rows until the first snapshot.
+
+        Args:
+            ascii: Draw the rule before the genome as ``|`` instead of ``│``.
+            id: The widget's id.
+        """
         super().__init__(id=id)
+        self.rule = ASCII_RULE if ascii else RULE
+        """The character between the figures and the genome."""
         self.snapshot: Snapshot | None = None
         """The snapshot the rows come from."""
         self.sort_by = "fitness"
@@ -298,7 +321,7 @@ class PopulationTable(ScrollView, can_focus=True):
         width = self.scrollable_content_region.width
         if y == 0:
             style = self.rich_style + self.get_component_rich_style("population-table--header")
-            return self._line(self._header(), width, style)
+            return self._line(self._header(), width, style, style, style)
         top, height = self._top_row(), self._body_height()
         row = top + y - 1
         if self.snapshot is None or row >= self.row_count:
@@ -309,9 +332,12 @@ class PopulationTable(ScrollView, can_focus=True):
         style = self.rich_style
         if row % 2:
             style += self.get_component_rich_style("population-table--odd-row")
+        rule = style + self.get_component_rich_style("population-table--rule")
+        genome = style + self.get_component_rich_style("population-table--genome")
         if row == self.cursor_row:
-            style += self.get_component_rich_style("population-table--cursor")
-        return self._line(self._row_cells(row, int(window[y - 1])), width, style)
+            cursor = self.get_component_rich_style("population-table--cursor")
+            style, rule, genome = style + cursor, rule + cursor, genome + cursor
+        return self._line(self._row_cells(row, int(window[y - 1])), width, style, rule, genome)
 
     def _header(self) -> list[str]:
         marked = {"fitness": "fitness", "conflicts": "conflicts", "index": "index"}[self.sort_by]
@@ -332,16 +358,21 @@ class PopulationTable(ScrollView, can_focus=True):
             genome_start(snapshot.population[index], self.size.width),
         ]
 
-    @staticmethod
-    def _line(cells: list[str], width: int, style: Style) -> Strip:
-        """One segment per cell (so exported screenshots keep the columns aligned)."""
-        fixed = sum(len(cell) + 1 for cell in cells[:-1])
+    def _line(
+        self, cells: list[str], width: int, style: Style, rule: Style, genome: Style
+    ) -> Strip:
+        """The figures, the rule, the genome: one segment per cell (so exported screenshots
+        keep the columns aligned)."""
+        figures = cells[:-1]
+        fixed = sum(len(cell) + 1 for cell in figures) + len(self.rule) + 1
         last = cells[-1]
         if fixed + len(last) > width:
             last = last[: max(0, width - fixed - 1)] + "…"
         segments = []
-        for cell in cells[:-1]:
+        for cell in figures:
             segments.append(Segment(cell, style))
             segments.append(Segment(" ", style))
-        segments.append(Segment(last, style))
+        segments.append(Segment(self.rule, rule))
+        segments.append(Segment(" ", style))
+        segments.append(Segment(last, genome))
         return Strip(segments).crop(0, width).extend_cell_length(width, style)
