@@ -227,7 +227,7 @@ async def test_plus_and_minus_change_the_speed_limit() -> None:
         await pilot.press("plus", "plus")
         assert app.main_screen.runner.speed_limit == SPEED_LIMITS[2]
         await pilot.pause()
-        assert "≤20/s" in str(app.query_one("#status").render())
+        assert "(limit 20/s)" in str(app.query_one("#status").render())
 
 
 async def test_slow_motion_holds_the_engine_back() -> None:

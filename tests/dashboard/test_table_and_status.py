@@ -5,14 +5,17 @@ Seeded, paused runs (and a recorded run replayed): nothing here depends on the m
 
 from __future__ import annotations
 
+import re
 from collections.abc import Awaitable, Callable
+from pathlib import Path
 
 import pytest
 from rich.segment import Segment
 
-from engine import Config
+from engine import Config, GeneticAlgorithm, Snapshot
 from tui.dashboard.app import QueensApp
-from tui.dashboard.widgets import PopulationTable
+from tui.dashboard.widgets import PopulationTable, StatusLine
+from tui.lab.store import RunStore
 
 WaitFor = Callable[..., Awaitable[None]]
 
@@ -67,3 +70,110 @@ async def test_the_genome_has_a_colour_of_its_own() -> None:
         assert genome.text[0].isdigit() and conflicts.text.strip().isdigit()
         assert genome.style is not None and conflicts.style is not None
         assert genome.style.color != conflicts.style.color
+
+
+# The status line ------------------------------------------------------------------------
+
+LARGEST_SEED = 2**62 - 1
+"""The longest seed the engine takes: 19 digits."""
+
+RECORDED = Config(n=12, population=20, seed=LARGEST_SEED, stop_when_solved=False, generations=12)
+"""A run recorded to be replayed, with the longest seed."""
+
+
+def status_text(app: QueensApp) -> str:
+    return str(app.main_screen.status.render()).replace("\xa0", " ")
+
+
+def record_run(path: Path) -> None:
+    from tui.lab.engine_state import new_algorithm
+    from tui.lab.recorder import Recorder
+
+    with RunStore.open(path) as store:
+        algorithm = new_algorithm(RECORDED)
+        recorder = Recorder(store, algorithm)
+        while algorithm.has_next():
+            recorder.record(algorithm.step())
+        recorder.close()
+
+
+@pytest.mark.parametrize("form_open", [False, True], ids=["form-closed", "form-open"])
+@pytest.mark.parametrize("size", [(80, 24), (100, 32), (200, 60)], ids=str)
+async def test_a_live_run_shows_its_seed_whole(
+    size: tuple[int, int], form_open: bool, wait_for: WaitFor
+) -> None:
+    config = Config(n=24, population=50, seed=LARGEST_SEED, stop_when_solved=False)
+    app = QueensApp(config, frozen_clock=True)
+    async with app.run_test(size=size) as pilot:
+        screen = app.main_screen
+        await pilot.press("space")
+        await wait_for(
+            pilot, lambda: screen.run.latest is not None and screen.run.latest.generation >= 2, "2"
+        )
+        if form_open:
+            await pilot.press("f")
+        await pilot.pause(0.3)
+        if form_open:
+            assert screen.form.region.width > 0
+        text = status_text(app)
+        assert f"seed {LARGEST_SEED}" in text, text
+        assert text.startswith(" RUNNING ")
+        assert screen.status.region.height == 1
+        assert len(text) <= screen.status.content_region.width
+
+
+@pytest.mark.parametrize("form_open", [False, True], ids=["form-closed", "form-open"])
+@pytest.mark.parametrize("size", [(80, 24), (100, 32), (200, 60)], ids=str)
+async def test_a_replay_shows_its_seed_whole_and_its_generation_once(
+    size: tuple[int, int], form_open: bool, tmp_path: Path, wait_for: WaitFor
+) -> None:
+    path = tmp_path / "r.sqlite3"
+    record_run(path)
+    app = QueensApp(RECORDED, frozen_clock=True, record=True, store=str(path), replay=1)
+    async with app.run_test(size=size) as pilot:
+        screen = app.main_screen
+
+        def shown() -> int:
+            latest = screen.run.latest
+            return -1 if latest is None or not screen.travel.active else latest.generation
+
+        await wait_for(pilot, lambda: shown() == 12, "the replay's last generation")
+        await pilot.press("left_square_bracket")
+        await wait_for(pilot, lambda: shown() == 11, "one generation back")
+        if form_open:
+            await pilot.press("f")
+        await pilot.pause(0.3)
+        text = status_text(app)
+        assert f"seed {LARGEST_SEED}" in text, text
+        assert text.startswith(" REPLAY")
+        assert len(re.findall(r"\b(?:gen|Gen|G) 11\b", text)) == 1, text
+        assert len(text) <= screen.status.content_region.width
+
+
+def status_line(**attributes: object) -> tuple[StatusLine, Snapshot]:
+    line = StatusLine()
+    for name, value in attributes.items():
+        setattr(line, name, value)
+    return line, GeneticAlgorithm(RECORDED).snapshot
+
+
+def test_the_measured_speed_reads_as_under_its_limit() -> None:
+    line, snapshot = status_line()
+    text = line.line(snapshot, rate=6.0, speed=5.0, state="running", seed=7, width=0).plain
+    assert "5 gen/s (limit 5/s)" in text and "6 gen/s" not in text
+    text = line.line(snapshot, rate=3.0, speed=5.0, state="running", seed=7, width=0).plain
+    assert "3 gen/s (limit 5/s)" in text
+    text = line.line(snapshot, rate=1234.0, speed=None, state="running", seed=7, width=0).plain
+    assert "1,234 gen/s (no limit)" in text
+
+
+@pytest.mark.parametrize("width", range(36, 130, 3))
+@pytest.mark.parametrize("note", [None, "REPLAY gen 100,000 / 100,000"])
+def test_the_seed_is_the_last_to_go(width: int, note: str | None) -> None:
+    line, snapshot = status_line(note=note, run_label="run 123456")
+    text = line.line(
+        snapshot, rate=6.0, speed=5.0, state="running", seed=LARGEST_SEED, width=width
+    ).plain
+    assert f"seed {LARGEST_SEED}" in text and len(text) <= width, text
+    # The run's record goes before the best fitness.
+    assert re.search(r"\b(?:b|best) \d", text) or "run 123456" not in text, text

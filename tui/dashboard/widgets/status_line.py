@@ -1,8 +1,9 @@
 """One line that says where the run is: state, generation, fitness, seed, speed, evaluations.
 
-The line never wraps: when the fields do not fit the width, the least needed fields are left
-out first (elapsed time, diversity, mean, evaluations), then the labels are shortened, then
-the speed goes too, so the state, the generation, the best fitness and the seed are always there.
+The line never wraps, and the seed is always on it, whole: when the fields do not fit the
+width, the least needed are left out first (elapsed time, diversity, mean, evaluations), then
+the labels are shortened, then the speed, the run's record, the best fitness and at last the
+generation go too, so that the state and the seed fit even beside the open form at 80 columns.
 """
 
 from __future__ import annotations
@@ -20,8 +21,10 @@ from engine import Snapshot
 STATES = ("idle", "running", "paused", "solved", "stopped", "error")
 """What the run is doing, as shown at the start of the line."""
 
-DROP_ORDER: Final = ("elapsed", "div", "mean", "evals", "rate")
-"""Fields left out, first to last, when the line does not fit even with short labels."""
+DROP_ORDER: Final = ("elapsed", "div", "mean", "evals", "rate", "run", "best", "gen")
+"""Fields left out, first to last, when the line does not fit; never the seed."""
+LONG_LABELS_UNTIL: Final = 4
+"""How many fields of :data:`DROP_ORDER` go before the labels are shortened."""
 
 
 def fitness_text(value: float) -> str:
@@ -37,6 +40,16 @@ def fitness_text(value: float) -> str:
 def speed_text(limit: float | None) -> str:
     """A speed limit as people read it."""
     return "∞" if limit is None else f"{limit:g}/s"
+
+
+def shown_rate(rate: float, limit: float | None) -> float:
+    """The measured generations per second, at most the speed limit.
+
+    The engine never starts a generation before its tick, so it does not run faster than the
+    limit; a rate above it is the measuring window catching one generation more than its
+    length holds (``6 gen/s`` at a limit of 5/s), not the engine's speed.
+    """
+    return rate if limit is None else min(rate, limit)
 
 
 @dataclass(frozen=True)
@@ -84,7 +97,9 @@ class StatusLine(Static):
         self.stop_reason: str | None = None
         """Why the run ended, once it has."""
         self.note: str | None = None
-        """Shown instead of the state (``REPLAY gen 37 / 412`` while travelling in time)."""
+        """Shown instead of the state (``REPLAY gen 37 / 412`` while travelling in time). It
+        says the generation, so the ``Gen`` field is left out; where the line is narrow, its
+        first word stands for it and ``Gen`` comes back."""
         self.run_label: str | None = None
         """The run's record (``run 12``), when it is recorded."""
         self._shown: tuple[object, ...] = ()
@@ -120,6 +135,8 @@ class StatusLine(Static):
             seed: The run's seed (drawn at random when the form had none).
         """
         self.state = state
+        if seed is None and snapshot is not None:
+            seed = snapshot.seed  # a replayed run has no live algorithm; its snapshots say it
         self._last = (snapshot, rate, speed, state, seed)
         width = self.content_region.width
         key = (
@@ -163,17 +180,7 @@ class StatusLine(Static):
             text.append("  no run yet: fill in the form and press r")
             return text
         fields = self._fields(snapshot, rate=rate, speed=speed, seed=seed)
-        # Long labels for as long as leaving out the least needed fields makes room.
-        attempts: list[tuple[str, bool, tuple[str, ...]]] = [
-            (full_label, False, ()),
-            (label, False, ()),
-            (label, False, DROP_ORDER[:1]),
-            (label, False, DROP_ORDER[:2]),
-            (label, False, DROP_ORDER[:3]),
-            (label, False, DROP_ORDER[:4]),
-        ]
-        attempts += [(label, True, DROP_ORDER[:count]) for count in range(4, len(DROP_ORDER) + 1)]
-        for state_label, short, dropped in attempts:
+        for state_label, short, dropped in self._attempts(full_label, label):
             text = Text(end="")
             text.append(f" {state_label} ", style="reverse bold")
             for field in fields:
@@ -182,6 +189,23 @@ class StatusLine(Static):
             if width <= 0 or text.cell_len <= width:
                 return text
         return text  # the narrowest try; Textual cuts it with an ellipsis
+
+    def _attempts(self, full_label: str, label: str) -> list[tuple[str, bool, tuple[str, ...]]]:
+        """The ways to write the line, widest first: ``(state label, short labels, left out)``.
+
+        Long labels for as long as leaving out the least needed fields makes room, then short
+        ones while the rest of :data:`DROP_ORDER` goes.
+        """
+        tries = [(False, DROP_ORDER[:count]) for count in range(LONG_LABELS_UNTIL + 1)]
+        tries += [
+            (True, DROP_ORDER[:count]) for count in range(LONG_LABELS_UNTIL, len(DROP_ORDER) + 1)
+        ]
+        if self.note is None:
+            return [(full_label, False, ())] + [(label, short, left) for short, left in tries]
+        # The note says the generation: Gen is left out while the note is shown whole.
+        whole = [(self.note, short, ("gen", *left)) for short, left in tries if "gen" not in left]
+        first_word = self.note.split()[0]
+        return [*whole, (first_word, True, DROP_ORDER[:-1]), (first_word, True, DROP_ORDER)]
 
     def _fields(
         self, snapshot: Snapshot, *, rate: float, speed: float | None, seed: int | None
@@ -198,9 +222,9 @@ class StatusLine(Static):
                 "rate",
                 "",
                 "",
-                "--" if clock else f"{rate:,.0f}",
-                f"gen/s ≤{speed_text(speed)}",
-                f"/s≤{speed_text(speed)}",
+                "--" if clock else f"{shown_rate(rate, speed):,.0f}",
+                "gen/s (no limit)" if speed is None else f"gen/s (limit {speed:g}/s)",
+                "/s" if speed is None else f"/s (limit {speed:g})",
             ),
             Field("evals", "evals", "e", f"{snapshot.evaluations:,}"),
             Field("elapsed", "", "", "--" if clock else f"{snapshot.elapsed:.2f}", "s", "s"),
