@@ -64,12 +64,14 @@ async def test_the_genome_has_a_colour_of_its_own() -> None:
     async with app.run_test(size=(100, 32)) as pilot:
         await pilot.pause(0.3)
         table = app.main_screen.table
-        line = table_lines(table)[3]  # a row the cursor is not on
-        cells = [segment for segment in line if segment.text.strip()]
-        conflicts, genome = cells[3], cells[5]
-        assert genome.text[0].isdigit() and conflicts.text.strip().isdigit()
-        assert genome.style is not None and conflicts.style is not None
-        assert genome.style.color != conflicts.style.color
+        for line in table_lines(table)[2:4]:  # an odd and an even row, off the cursor
+            cells = [segment for segment in line if segment.text.strip()]
+            conflicts, genome = cells[3], cells[5]
+            assert genome.text[0].isdigit() and conflicts.text.strip().isdigit()
+            assert genome.style is not None and conflicts.style is not None
+            assert genome.style.color != conflicts.style.color
+            # On the row's own background: the odd rows' stripe runs under the genome too.
+            assert genome.style.bgcolor == conflicts.style.bgcolor
 
 
 # The status line ------------------------------------------------------------------------

@@ -332,12 +332,17 @@ class PopulationTable(ScrollView, can_focus=True):
         style = self.rich_style
         if row % 2:
             style += self.get_component_rich_style("population-table--odd-row")
-        rule = style + self.get_component_rich_style("population-table--rule")
-        genome = style + self.get_component_rich_style("population-table--genome")
+        rule = style + self._colour_of("population-table--rule")
+        genome = style + self._colour_of("population-table--genome")
         if row == self.cursor_row:
             cursor = self.get_component_rich_style("population-table--cursor")
             style, rule, genome = style + cursor, rule + cursor, genome + cursor
         return self._line(self._row_cells(row, int(window[y - 1])), width, style, rule, genome)
+
+    def _colour_of(self, component: str) -> Style:
+        """A component's colour alone, to draw over the row's own background (the odd rows'
+        stripe); blended as the component would be, since muted colours are translucent."""
+        return Style(color=self.get_component_rich_style(component).color)
 
     def _header(self) -> list[str]:
         marked = {"fitness": "fitness", "conflicts": "conflicts", "index": "index"}[self.sort_by]
