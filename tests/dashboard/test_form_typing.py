@@ -1,10 +1,9 @@
 """Every key typed in the form lands, in the order it was typed, paused or while a run goes.
 
-A terminal delivers keys as fast as they are typed (or as ``tmux send-keys`` sends them), while
-the dashboard may be busy: the form checks itself on each change, a run repaints ten times a
-second. The keys are posted here the way the terminal driver posts them, without waiting for
-the app to settle between them, so a key handled later than the ones after it shows up as a
-wrong value.
+A terminal delivers keys as fast as they are typed (or sent by a script), while the dashboard
+may be busy: the form checks itself on each change, a run repaints ten times a second. The keys
+are posted here the way the terminal driver posts them, without waiting for the app to settle
+between them, so a key handled later than the ones after it shows up as a wrong value.
 """
 
 from __future__ import annotations
