@@ -403,7 +403,7 @@ class GeneticAlgorithm:
         included, is added to the run's computing time.
         """
         state = self._run_state
-        previous = state.population
+        previous = (state.population, state.fitness, state.conflicts)
         diversity = unique_fraction(population)
         entropy = column_entropy(population, self.config.n, self.encoding)
         if started is not None:
@@ -436,7 +436,7 @@ class GeneticAlgorithm:
         # a stable sort by both would put first, without sorting everything).
         ties = (fitness == stats.best_fitness).nonzero()[0]
         best_index = int(ties[conflicts[ties].argmin()])
-        lineage = self._births.lineage(state.generation, state.population, best_index, previous)
+        lineage = self._births.lineage(state.generation, state.population, best_index, *previous)
         return Snapshot(
             stats=stats,
             n=self.config.n,

@@ -30,6 +30,7 @@ from engine.encodings import Genomes
 IntArray = npt.NDArray[np.int64]
 BoolArray = npt.NDArray[np.bool_]
 FlagArray = npt.NDArray[np.uint8]
+FloatArray = npt.NDArray[np.float64]
 
 NEW: Final = 0
 """Kind: no parent (the initial population, or a newcomer of the harvest)."""
@@ -139,6 +140,8 @@ class Births:
         population: Genomes,
         best_index: int,
         previous: Genomes,
+        previous_fitness: FloatArray,
+        previous_conflicts: IntArray,
     ) -> Lineage | None:
         """The lineage of the generation these births made.
 
@@ -147,6 +150,8 @@ class Births:
             population: Its population, as published (read-only).
             best_index: Its best individual.
             previous: The population of the generation before (read-only).
+            previous_fitness: Its fitness (read-only).
+            previous_conflicts: Its conflicts (read-only).
         """
         if self.first:
             return Lineage(
@@ -162,6 +167,8 @@ class Births:
             operators=self.operators,
             births=self,
             previous=previous,
+            previous_fitness=previous_fitness,
+            previous_conflicts=previous_conflicts,
             previous_best=self.previous_best,
         )
 
@@ -198,6 +205,8 @@ class Unnoted(Births):
         population: Genomes,
         best_index: int,
         previous: Genomes,
+        previous_fitness: FloatArray,
+        previous_conflicts: IntArray,
     ) -> Lineage | None:
         """None: nothing was noted."""
         return None
@@ -239,6 +248,8 @@ class Lineage:
         operators: The operators that made the children.
         births: What the generation noted; ``None`` for generation 0.
         previous: Generation ``g - 1``'s population (read-only), with ``births``.
+        previous_fitness: Generation ``g - 1``'s fitness (read-only), with ``births``.
+        previous_conflicts: Generation ``g - 1``'s conflicts (read-only), with ``births``.
         previous_best: Generation ``g - 1``'s best individual, with ``births``.
     """
 
@@ -251,6 +262,8 @@ class Lineage:
         operators: Operators,
         births: Births | None = None,
         previous: Genomes | None = None,
+        previous_fitness: FloatArray | None = None,
+        previous_conflicts: IntArray | None = None,
         previous_best: int = -1,
     ) -> None:
         self.generation = generation
@@ -259,6 +272,12 @@ class Lineage:
         self._best = best_index
         self._births = births
         self._previous = previous if previous is not None else population[:0]
+        self._previous_fitness = (
+            previous_fitness if previous_fitness is not None else np.zeros(0, dtype=np.float64)
+        )
+        self._previous_conflicts = (
+            previous_conflicts if previous_conflicts is not None else np.zeros(0, dtype=np.int64)
+        )
         self._previous_best = previous_best
 
     @property
@@ -270,6 +289,22 @@ class Lineage:
     def best_index(self) -> int:
         """The generation's best individual (the snapshot's ``best_index``)."""
         return self._best
+
+    @property
+    def previous(self) -> Genomes:
+        """Generation ``g - 1``'s ``(P', N)`` genomes, the parents' rows (read-only; no rows for
+        generation 0)."""
+        return self._previous
+
+    @property
+    def previous_fitness(self) -> FloatArray:
+        """Generation ``g - 1``'s fitness, by row of :attr:`previous` (read-only)."""
+        return self._previous_fitness
+
+    @property
+    def previous_conflicts(self) -> IntArray:
+        """Generation ``g - 1``'s conflicts, by row of :attr:`previous` (read-only)."""
+        return self._previous_conflicts
 
     @property
     def previous_best(self) -> int:

@@ -374,3 +374,20 @@ def test_a_run_resumed_at_generation_0_has_the_first_lineage() -> None:
     lineage = resumed.snapshot.lineage
     assert lineage is not None
     assert (lineage.kinds == NEW).all()
+
+
+def test_a_lineage_holds_the_generation_before_as_it_was_published() -> None:
+    algorithm = GeneticAlgorithm(Config(n=24, population=30, seed=4))
+    before = algorithm.snapshot
+    first = before.lineage
+    assert first is not None and first.previous.shape[0] == 0
+    for _ in range(5):
+        after = algorithm.step()
+        lineage = after.lineage
+        assert lineage is not None
+        assert np.array_equal(lineage.previous, before.population)
+        assert np.array_equal(lineage.previous_fitness, before.fitness)
+        assert np.array_equal(lineage.previous_conflicts, before.conflicts)
+        parents = lineage.parents[lineage.parents >= 0]
+        assert (parents < lineage.previous.shape[0]).all()
+        before = after
