@@ -21,6 +21,7 @@ from textual.widget import Widget
 from textual.worker import Worker, get_current_worker
 
 from engine import Config, GeneticAlgorithm, Snapshot
+from tui.dashboard.memory_release import release_memory
 from tui.dashboard.run_gate import RunGate
 
 SPEED_LIMITS: Final[tuple[float | None, ...]] = (1.0, 5.0, 20.0, 100.0, None)
@@ -30,6 +31,8 @@ STEPPED_INTERVAL: Final = 1 / 40
 """Seconds between :class:`EngineRunner.Stepped` messages while running: faster than any
 repaint, far below the engine's rate, so the event loop is not flooded."""
 
+RELEASE_DELAY: Final = 0.5
+"""Seconds after a run is replaced before its memory is given back (a few frames)."""
 _RUN_IDS: Final = itertools.count(1)
 """Run ids unique across every runner of the app: messages bubble up to the app, and the app
 must never take another screen's run for its own."""
@@ -82,6 +85,12 @@ class EngineRunner(Widget):
 
         run_id: int
         error: str
+
+    @dataclass
+    class ThreadEnded(Message, bubble=False):
+        """A worker's thread ended (its runs finished, failed or were replaced)."""
+
+        run_id: int
 
     def __init__(self, *, speed_index: int = len(SPEED_LIMITS) - 1) -> None:
         super().__init__()
@@ -136,6 +145,7 @@ class EngineRunner(Widget):
         Raises:
             Exception: Whatever the engine raises while setting a run up.
         """
+        replacing = bool(self.algorithms)
         self.stop()
         runs = (
             tuple(GeneticAlgorithm(config) for config in configs)
@@ -153,6 +163,11 @@ class EngineRunner(Widget):
             thread=True,
             exit_on_error=False,
         )
+        if replacing:
+            # Once the screen has let go of the old runs' snapshots and repainted its views
+            # (their caches held the old lines); a thread still computing the old runs' last
+            # turn releases again when it ends.
+            self.set_timer(RELEASE_DELAY, release_memory, name="release-memory")
         return runs
 
     def on_unmount(self) -> None:
@@ -245,3 +260,11 @@ class EngineRunner(Widget):
         except Exception as error:
             self._gate.halt()
             self.post_message(self.Failed(run_id, f"{type(error).__name__}: {error}"))
+        finally:
+            self.post_message(self.ThreadEnded(run_id))
+
+    def on_engine_runner_thread_ended(self, message: ThreadEnded) -> None:
+        """A replaced run's thread is gone, and by now the screen has let go of its snapshots
+        too: give their memory back."""
+        if message.run_id != self.run_id:
+            release_memory()
