@@ -16,7 +16,14 @@ from engine import Config, GeneticAlgorithm
 from tui.dashboard.app import QueensApp
 from tui.dashboard.screens import HelpScreen
 from tui.dashboard.screens.too_small import TooSmallScreen
-from tui.dashboard.widgets import SPEED_LIMITS, Board, ConflictList, ParamForm, PopulationTable
+from tui.dashboard.widgets import (
+    SPEED_LIMITS,
+    Board,
+    ConflictList,
+    ParamForm,
+    PopulationTable,
+    PresetSelect,
+)
 
 WaitFor = Callable[..., Awaitable[None]]
 
@@ -58,6 +65,23 @@ async def test_the_app_without_flags_opens_on_the_showcase_at_its_speed() -> Non
         assert app.query_one("#field-mutation", Select).value == SHOWCASE.mutation
         assert app.main_screen.runner.speed_limit == SHOWCASE_SPEED
         assert app.main_screen.board.n == SHOWCASE.n
+        # Nothing was edited: the form names the showcase, a preset like the others.
+        assert app.query_one(PresetSelect).value == "showcase"
+
+
+async def test_the_showcase_can_be_chosen_again_after_an_edit() -> None:
+    from tui.dashboard.showcase import SHOWCASE
+
+    app = QueensApp()
+    async with app.run_test(size=(100, 32)) as pilot:
+        app.query_one("#field-population", Input).value = "60"
+        await pilot.pause()
+        assert app.query_one(PresetSelect).value != "showcase"
+        app.query_one(PresetSelect).value = "showcase"
+        await pilot.pause()
+        chosen = app.query_one(ParamForm).config()
+        assert chosen is not None and chosen == SHOWCASE.replace(seed=chosen.seed)
+        assert app.query_one("#field-population", Input).value == "100"
 
 
 def test_the_showcase_evolves_for_a_while_and_solves() -> None:

@@ -257,6 +257,7 @@ DETERMINISM_LIMITS = {
     "queens-ai": {"generations": 150},
     "deap-nqueens": {"generations": 15},
     "default": {"generations": 30},
+    "showcase": {"generations": 30},
     "memetic": {"generations": 10},
 }
 
