@@ -16,8 +16,8 @@ import pytest
 from engine import GeneticAlgorithm
 from engine.presets import PRESETS
 from tui.cli.command_line import main
-from tui.cli.commands.compare import DEFAULT_MAX_EVALS
 from tui.cli.sweep_report import chart_text
+from tui.cli.sweep_running import DEFAULT_MAX_EVALS
 from tui.lab.sweep.plan import build_plan, spec_from_flags
 from tui.lab.sweep.report import summarize, table_text, wilson_interval
 
@@ -75,7 +75,6 @@ def test_bad_compare_input_is_a_usage_error_naming_the_field(
 @pytest.mark.parametrize(
     ("flags", "field"),
     [
-        (["--n", "8"], "budget: None"),
         (["--grid", "mutation_rate=0.5,zero", "--max-evals", "10"], "mutation-rate: 'zero'"),
         (["--grid", "mutaton_rate=0.5", "--max-evals", "10"], "mutaton-rate:"),
         (["--grid", "n=", "--max-evals", "10"], "n: ''"),
@@ -302,3 +301,23 @@ def test_wilson_interval_matches_known_values() -> None:
     assert wilson_interval(81, 263) == pytest.approx((0.2553, 0.3662), abs=5e-4)
     assert wilson_interval(0, 10) == pytest.approx((0.0, 0.2775), abs=5e-4)
     assert wilson_interval(10, 10) == pytest.approx((0.7225, 1.0), abs=5e-4)
+
+
+def test_a_sweep_without_a_budget_gets_the_default_and_says_so(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    flags = ["--grid", "mutation=swap,conflict", "--n", "8", "--seeds", "2"]
+    code = main(["sweep", "--workers", "1", *flags])
+    captured = capsys.readouterr()
+    assert code == 0, captured.err
+    assert f"budget: none was given, so {DEFAULT_MAX_EVALS:,} evaluations per run" in captured.out
+    assert f"--max-evals {DEFAULT_MAX_EVALS}" in captured.out
+
+
+def test_a_sweep_with_a_budget_keeps_its_plan_as_before(capsys: pytest.CaptureFixture[str]) -> None:
+    flags = ["--grid", "mutation=swap,conflict", "--n", "8", "--seeds", "1"]
+    assert main(["sweep", "--workers", "1", "--generations", "50", *flags]) == 0
+    out = capsys.readouterr().out
+    assert "budget:" not in out
+    spec = spec_from_flags(["mutation=swap,conflict"], [], "8", "1", {"generations": "50"})
+    assert build_plan(spec).fallback_max_evals is None

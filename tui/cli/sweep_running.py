@@ -29,6 +29,11 @@ if TYPE_CHECKING:
     from tui.lab.sweep.dask_cluster import DaskCluster
     from tui.lab.sweep.local_pool import LocalPool
 
+DEFAULT_MAX_EVALS: Final = 200_000
+"""Evaluations allowed per run of a sweep or compare cell that has no budget of its own (no
+evaluations, generations, stagnation or time limit), so that every run ends, on any machine
+at the same point; the report says which cells got it."""
+
 MAX_WORKERS: Final = 256
 """Local worker processes at most, even when forced."""
 

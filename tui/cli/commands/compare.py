@@ -11,15 +11,11 @@ report flags every run it cut.
 from __future__ import annotations
 
 import argparse
-from typing import Final
 
 from engine import ConfigError
 from engine.presets import PRESETS
-from tui.cli.sweep_running import add_runner_flags, run_plan
+from tui.cli.sweep_running import DEFAULT_MAX_EVALS, add_runner_flags, run_plan
 from tui.lab.sweep.held_signals import signals_held
-
-DEFAULT_MAX_EVALS: Final = 200_000
-"""Evaluations allowed per run for a preset that has no budget of its own (so compare ends)."""
 
 
 def compare_plan(args: argparse.Namespace) -> object:

@@ -4,7 +4,10 @@ Axes come from ``--grid FIELD=V1,V2``, ``--preset`` (repeat), ``--n 8,16`` or a 
 config flags (``--max-evals 100000``) fix a field for every config. Each result is kept in the
 run store as it arrives, under (config fingerprint, seed): stop the sweep (Ctrl+C, SIGTERM, a
 crash) and run the same command again, and only the missing runs run. ``--fresh`` starts over;
-``--show ID`` prints a kept sweep again; ``queens sweeps`` lists them.
+``--show ID`` prints a kept sweep again; ``queens sweeps`` lists them. A cell that has no budget
+(no evaluations, generations, stagnation or time limit) gets
+:data:`~tui.cli.sweep_running.DEFAULT_MAX_EVALS` evaluations, as in ``compare``; the report says
+so.
 """
 
 from __future__ import annotations
@@ -17,7 +20,7 @@ from typing import Final
 from engine import FIELDS, ConfigError
 from engine.presets import PRESETS
 from tui.cli.store_flags import MAX_RUN_ID
-from tui.cli.sweep_running import add_runner_flags, output_of, run_plan
+from tui.cli.sweep_running import DEFAULT_MAX_EVALS, add_runner_flags, output_of, run_plan
 from tui.lab.sweep.held_signals import signals_held
 
 DEFAULT_SEEDS: Final = "20"
@@ -114,5 +117,13 @@ def run(args: argparse.Namespace) -> int:
     spec = spec_from_flags(args.grid, args.presets, args.n, args.seeds, fixed, spec)
     if spec.seeds is None:
         spec.seeds = DEFAULT_SEEDS
-    plan = build_plan(spec)
+    try:
+        plan = build_plan(spec)
+    except ConfigError as error:
+        if error.field != "budget" or spec.fallback_max_evals is not None:
+            raise
+        # As compare does: a cell with no budget of its own gets one, said in the report. Only
+        # then, so that a plan with budgets keeps its fingerprint (and its kept results).
+        spec.fallback_max_evals = DEFAULT_MAX_EVALS
+        plan = build_plan(spec)
     return run_plan(plan, args, "sweep")

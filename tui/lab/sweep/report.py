@@ -234,9 +234,10 @@ def _fixed_text(plan: SweepPlan) -> str | None:
 
 
 def _fallback_text(plan: SweepPlan) -> str | None:
-    """Which presets got the plan's fallback budget, having none of their own."""
+    """Which cells got the plan's fallback budget, having none of their own."""
     if plan.fallback_max_evals is None:
         return None
+    budget = f"{plan.fallback_max_evals:,} evaluations per run (--max-evals to change)."
     given = [
         cell.preset
         for cell in plan.cells
@@ -245,13 +246,18 @@ def _fallback_text(plan: SweepPlan) -> str | None:
         and cell.config["max_evals"] == plan.fallback_max_evals
     ]
     names = list(dict.fromkeys(given))
-    if not names:
-        return None
-    return (
-        f"budget: {', '.join(names)} {'has' if len(names) == 1 else 'have'} none of "
-        f"{'its' if len(names) == 1 else 'their'} own, so {plan.fallback_max_evals:,} "
-        "evaluations per run (--max-evals to change)."
-    )
+    if names:
+        return (
+            f"budget: {', '.join(names)} {'has' if len(names) == 1 else 'have'} none of "
+            f"{'its' if len(names) == 1 else 'their'} own, so {budget}"
+        )
+    chosen = "max_evals" in plan.fixed or any(axis.name == "max_evals" for axis in plan.axes)
+    if not chosen and any(
+        cell.preset is None and cell.config["max_evals"] == plan.fallback_max_evals
+        for cell in plan.cells
+    ):
+        return f"budget: none was given, so {budget}"
+    return None
 
 
 def table_text(plan: SweepPlan, rows: Sequence[Row], sweep_id: int | None = None) -> str:
