@@ -108,6 +108,7 @@ async def test_e_saves_both_files_in_the_folder_typed_and_offers_it_next_time(
         (None, "missing", "does not exist"),
         ("file", "a-file", "is a file, not a folder"),
         (None, "", "empty"),
+        (None, "~no-such-user-here", "no such home folder"),
     ],
 )
 async def test_a_folder_that_cannot_be_used_is_refused_on_the_screen(
@@ -209,6 +210,23 @@ async def test_the_palettes_screenshot_asks_where_then_saves_one_svg(
     (svg,) = saved
     assert svg.parent == tmp_path and svg.name.startswith("queens-screen-")
     assert svg.read_text().startswith("<svg")
+
+
+@pytest.mark.parametrize(
+    ("typed", "said"),
+    [
+        ("~no-such-user-here/runs", "no such home folder"),
+        ("x" * 5000, "File name too long"),
+        ("a\0b", "does not exist"),
+    ],
+)
+def test_any_typed_folder_gives_a_message_not_a_traceback(
+    tmp_path: Path, typed: str, said: str
+) -> None:
+    with pytest.raises(ExportError) as refused:
+        check_folder(typed, current=tmp_path)
+    message = str(refused.value)
+    assert message.startswith("Folder ") and said in message and len(message) < 300
 
 
 def test_a_full_disk_leaves_no_half_written_file(small_disk: Path) -> None:

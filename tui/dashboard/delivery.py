@@ -27,11 +27,14 @@ FOLDER_SETTING = "export_folder"
 
 def start_folder() -> Path:
     """The folder the export screen offers: the last one used if it still exists, else the
-    current directory."""
+    current directory (else the home folder)."""
     last = load_settings().get(FOLDER_SETTING)
     if last and Path(last).is_dir():
         return Path(last)
-    return Path.cwd()
+    try:
+        return Path.cwd()
+    except OSError:  # the current directory was deleted
+        return Path.home()
 
 
 def deliver_files(app: App[Any], files: Sequence[ExportFile], *, title: str = "Export") -> None:

@@ -20,6 +20,8 @@ from typing import Final
 
 FOLDER_FIELD: Final = "Folder"
 """The name of the export screen's path field, as messages name it."""
+MAX_SHOWN: Final = 120
+"""Characters of a typed folder a message repeats (a longer one is cut, with an ellipsis)."""
 
 
 @dataclass(frozen=True)
@@ -57,17 +59,25 @@ def check_folder(text: str, *, current: Path | None = None) -> Path:
     """
     allowed = "an existing folder you may write to"
     given = text.strip()
+    shown = repr(given) if len(given) <= MAX_SHOWN else repr(given[:MAX_SHOWN] + "…")
     if not given:
         raise ExportError(f"{FOLDER_FIELD}: empty; give {allowed} (e.g. ~ or .)")
-    folder = Path(given).expanduser()
-    if not folder.is_absolute():
-        folder = (current or Path.cwd()) / folder
-    if not folder.exists():
-        raise ExportError(f"{FOLDER_FIELD} {given!r} does not exist; give {allowed}")
-    if not folder.is_dir():
-        raise ExportError(f"{FOLDER_FIELD} {given!r} is a file, not a folder; give {allowed}")
-    if not os.access(folder, os.W_OK | os.X_OK):
-        raise ExportError(f"{FOLDER_FIELD} {given!r} is not writable by you; give {allowed}")
+    try:
+        folder = Path(given).expanduser()
+    except RuntimeError:  # ~name of no user, or no home directory
+        raise ExportError(f"{FOLDER_FIELD} {shown}: no such home folder; give {allowed}") from None
+    try:
+        if not folder.is_absolute():
+            folder = (current or Path.cwd()) / folder
+        if not folder.exists():
+            raise ExportError(f"{FOLDER_FIELD} {shown} does not exist; give {allowed}")
+        if not folder.is_dir():
+            raise ExportError(f"{FOLDER_FIELD} {shown} is a file, not a folder; give {allowed}")
+        if not os.access(folder, os.W_OK | os.X_OK):
+            raise ExportError(f"{FOLDER_FIELD} {shown} is not writable by you; give {allowed}")
+    except OSError as error:  # a name too long, a loop of links, a current folder deleted
+        reason = error.strerror or str(error)
+        raise ExportError(f"{FOLDER_FIELD} {shown}: {reason}; give {allowed}") from None
     return Path(os.path.normpath(folder))
 
 
