@@ -24,6 +24,7 @@ from tui.dashboard.app import QueensApp
 from tui.dashboard.form_guide import fitting_choices
 from tui.dashboard.palette import palette_commands, save_screenshot_here
 from tui.dashboard.screens import HelpScreen
+from tui.dashboard.screens.export import ExportScreen
 from tui.dashboard.screens.too_small import TooSmallScreen
 from tui.dashboard.settings import load_settings
 from tui.dashboard.widgets import ParamForm, PresetSelect
@@ -276,7 +277,11 @@ async def test_the_palette_offers_actions_presets_themes_and_a_screenshot(
         assert app.query_one(PresetSelect).value == "sheppard"
         monkeypatch.chdir(tmp_path)
         save_screenshot_here(app)
-        assert list(tmp_path.glob("*.svg"))
+        await pilot.pause()
+        assert isinstance(app.screen, ExportScreen)  # asks where: the current directory first
+        await pilot.press("enter")
+        await pilot.pause()
+        assert list(tmp_path.glob("queens-screen-*.svg"))
 
 
 async def test_a_theme_switches_and_is_kept(private_settings: Path) -> None:

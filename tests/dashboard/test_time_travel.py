@@ -10,6 +10,7 @@ import pytest
 
 from engine import Config, GeneticAlgorithm, Snapshot
 from tui.dashboard.app import QueensApp
+from tui.dashboard.screens.export import ExportScreen
 from tui.dashboard.screens.runs import RunsScreen
 from tui.lab.store import RunStore
 
@@ -183,6 +184,8 @@ async def test_e_exports_the_history_and_the_screen(
             await pilot.press("n")
         await wait_for(pilot, lambda: shown_generation(app) == 3, "three steps")
         await pilot.press("e")
+        await wait_for(pilot, lambda: isinstance(app.screen, ExportScreen), "the export screen")
+        await pilot.press("enter")  # the folder offered: the current directory
         csv_file, svg_file = tmp_path / "queens-run-1.csv", tmp_path / "queens-run-1.svg"
         await wait_for(pilot, lambda: csv_file.exists() and svg_file.exists(), "the files")
     lines = csv_file.read_text().splitlines()

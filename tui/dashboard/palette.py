@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from datetime import datetime
 from functools import partial
 from typing import Any, Protocol, runtime_checkable
 
@@ -75,7 +76,7 @@ def palette_commands(target: CommandTarget, app: App[Any]) -> list[PaletteComman
     commands.append(
         PaletteCommand(
             "Save screenshot",
-            "an SVG of the screen, in the current directory",
+            "an SVG of the screen (asks where; in a browser, downloads it)",
             partial(save_screenshot_here, app),
         )
     )
@@ -116,17 +117,13 @@ def show_reproduce_command(app: App[Any], run_command: Callable[[], str | None])
 
 
 def save_screenshot_here(app: App[Any]) -> None:
-    """Save an SVG of the screen in the current directory (in a browser: download it)."""
-    if app.is_web:
-        app.deliver_screenshot()
-        app.notify("The browser downloads it.", title="Screenshot", timeout=6)
-        return
-    try:
-        path = app.save_screenshot()
-    except OSError as error:
-        app.notify(f"Could not save the screenshot: {error}", severity="error")
-        return
-    app.notify(path, title="Screenshot saved", timeout=6)
+    """Save an SVG of the screen: the export screen asks where (in a browser: it downloads)."""
+    from tui.dashboard.delivery import deliver_files
+    from tui.dashboard.export_files import ExportFile
+
+    stamp = datetime.now().strftime("%Y-%m-%d-%H%M%S")
+    picture = ExportFile(f"queens-screen-{stamp}.svg", "the screen, SVG", app.export_screenshot())
+    deliver_files(app, [picture], title="Screenshot")
 
 
 class DashboardCommands(Provider):

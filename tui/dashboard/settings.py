@@ -1,4 +1,4 @@
-"""The dashboard's small settings file (the theme), kept between sessions.
+"""The dashboard's small settings file (the theme, the last export folder), kept between sessions.
 
 A JSON object in ``platformdirs.user_config_path("queens-ga") / "settings.json"``. The
 environment variable :data:`CONFIG_DIR_VARIABLE` moves the directory (tests point it at a
@@ -17,7 +17,7 @@ from typing import Final
 CONFIG_DIR_VARIABLE: Final = "QUEENS_GA_CONFIG_DIR"
 """Environment variable naming the settings directory instead of the platform's."""
 SETTINGS_FILE: Final = "settings.json"
-KNOWN_KEYS: Final = ("theme",)
+KNOWN_KEYS: Final = ("theme", "export_folder")
 """The settings the dashboard keeps; others in the file are left alone but not read."""
 MAX_BYTES: Final = 64 * 1024
 """A settings file larger than this is not read (it is not ours)."""

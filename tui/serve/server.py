@@ -8,6 +8,8 @@
   goes, and all of them when the server stops;
 - the page points its websocket at the host the browser used (textual-serve builds it from the
   bind address, which a browser cannot reach when that is ``0.0.0.0``);
+- the page saves every file a dashboard delivers as a download (:mod:`.page_downloads`: the
+  page's own way opens a window per file, and a browser blocks all but the first);
 - malformed messages from a browser are ignored with a warning, and terminal sizes are capped;
 - binding is done here, so a port in use is a :class:`~tui.serve.address.BindError`, and
   ``--port 0`` reports the port it got.
@@ -34,6 +36,7 @@ from textual_serve.server import Server
 
 from tui.serve.access import AccessPolicy
 from tui.serve.address import BindAddress, BindError
+from tui.serve.page_downloads import with_download_script
 from tui.serve.session import DashboardSession
 
 MAX_TERMINAL_SIDE: Final = 1000
@@ -148,6 +151,8 @@ class DashboardServer(Server):
             "application": {"name": self.title},
         }
         response = aiohttp_jinja2.render_template("app_index.html", request, context)
+        if response.text is not None:
+            response.text = with_download_script(response.text)
         # The URL carries the token: never send it on to the fonts the page loads.
         response.headers["Referrer-Policy"] = "no-referrer"
         return response

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import io
 from dataclasses import dataclass
-from pathlib import Path
 
 from textual.message import Message
 from textual.screen import Screen
@@ -156,7 +155,13 @@ class RecordKeys:
         self.screen.notify(note + ": space runs it.", title="Resume", timeout=6)
 
     def export(self) -> None:
-        """Export the run: its history as CSV and the screen as SVG (downloads under serve)."""
+        """Export the run: its history as CSV and the screen as SVG.
+
+        In a terminal the export screen asks for the folder; in a browser both files download.
+        The screen's picture is taken first, so it shows the dashboard, not the export screen.
+        """
+        from tui.dashboard.delivery import deliver_files
+        from tui.dashboard.export_files import ExportFile
         from tui.lab.export import write_csv
         from tui.lab.store import STAT_FIELDS, StoreError
 
@@ -184,17 +189,12 @@ class RecordKeys:
                     text.write(",".join(_csv_number(value) for value in row) + "\n")
         if self.travel.position is not None:
             name += f"-gen-{self.travel.position}"
-        folder = Path.cwd()
-        text.seek(0)
         app = self.screen.app
-        app.deliver_text(text, save_directory=folder, save_filename=f"{name}.csv")
-        svg = io.StringIO(app.export_screenshot())
-        app.deliver_text(svg, save_directory=folder, save_filename=f"{name}.svg")
-        self.screen.notify(
-            f"{name}.csv (history) and {name}.svg (the screen) in {folder}",
-            title="Exported",
-            timeout=6,
-        )
+        files = [
+            ExportFile(f"{name}.csv", "the run's history, CSV", text.getvalue()),
+            ExportFile(f"{name}.svg", "the screen, SVG", app.export_screenshot()),
+        ]
+        deliver_files(app, files, title="Export")
 
 
 @dataclass
