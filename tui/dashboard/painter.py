@@ -201,7 +201,12 @@ class Painter:
         self.charts.set_class(inspected is not None, "-inspecting")
         if inspected is not None and self.listed is not inspected:
             self.listed = inspected
-            self.conflicts.show(position, title=label, conflicts=conflicts, origin=origin)
+            unknown = None
+            if origin is None and snapshot.generation > 0:
+                unknown = "where it came from is not kept with this generation: p reads it"
+            self.conflicts.show(
+                position, title=label, conflicts=conflicts, origin=origin or unknown
+            )
 
     def _origin(self, inspected: tuple[Snapshot, int] | None) -> Origin | None:
         """Where the inspected individual came from (``None``: not inspected, or unknown)."""

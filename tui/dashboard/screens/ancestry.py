@@ -50,9 +50,9 @@ def descent_text(descent: BestDescent) -> str:
     if descent.generations == 0:
         return "best from best: no generation with a generation before it read yet"
     return (
-        f"best of gen X+1 a child of the best of gen X: {descent.from_best:,} of "
-        f"{descent.generations:,} generations ({descent.share:.1%}); "
-        f"bred, not carried over: {descent.bred:,} ({descent.bred_share:.1%})"
+        f"the best of gen X+1 has the best of gen X as a parent in {descent.from_best:,} of "
+        f"{descent.generations:,} generations ({descent.share:.1%}; bred, not carried over: "
+        f"{descent.bred_share:.1%})"
     )
 
 

@@ -49,6 +49,8 @@ ORIGIN_STYLES: Final = (
 )
 """The component class colouring a queen by its origin (the codes of
 :mod:`tui.dashboard.origin`; none for a queen from neither parent's place)."""
+ORIGIN_KIND: Final = 4
+"""In the halves picture, a queen of origin ``o`` is a square of kind ``ORIGIN_KIND + o``."""
 MOVED_MARK: Final = "*"
 """Beside a queen the mutation moved (in the square's second cell), so colour is not the cue."""
 
@@ -318,6 +320,11 @@ class Board(ScrollView, can_focus=True):
         assert position is not None
         if self._picture is None:
             kinds = square_kinds(position)
+            if position.origins is not None:
+                # A queen from a parent takes that parent's colour (kinds 5 to 8).
+                coloured = position.origins > 0
+                rows, columns = position.rows[coloured], position.columns[coloured]
+                kinds[rows, columns] = ORIGIN_KIND + position.origins[coloured]
             self._picture = (kinds[0::2], kinds[1::2])
         upper, lower = self._picture
         colours = self._kind_colours()
@@ -337,6 +344,11 @@ class Board(ScrollView, can_focus=True):
             1: self.get_component_rich_style("board--dark").bgcolor,
             2: self.get_component_rich_style("board--queen", partial=True).color,
             3: self.get_component_rich_style("board--attacked", partial=True).color,
+            **{
+                ORIGIN_KIND + origin: self.get_component_rich_style(name, partial=True).color
+                for origin, name in enumerate(ORIGIN_STYLES)
+                if name
+            },
         }
 
     def _braille_segments(self, line: int) -> list[Segment]:

@@ -65,7 +65,12 @@ class ConflictList(VerticalScroll):
         yield Static(id="conflict-text")
 
     def show(
-        self, position: Position, *, title: str, conflicts: int, origin: Origin | None = None
+        self,
+        position: Position,
+        *,
+        title: str,
+        conflicts: int,
+        origin: Origin | str | None = None,
     ) -> None:
         """Say where ``position`` came from and list its pairs.
 
@@ -73,7 +78,7 @@ class ConflictList(VerticalScroll):
             position: The individual.
             title: What it is (``#12 of gen 40``).
             conflicts: Its attacking pairs as the engine counted them.
-            origin: Where it came from (``None``: not known).
+            origin: Where it came from, or why that is not known here, or ``None``.
         """
         text = origin_text(origin)
         text.append(f"{title}: ", style="bold")
@@ -92,18 +97,22 @@ class ConflictList(VerticalScroll):
         self.query_one("#conflict-text", Static).update(text)  # user-paced: a query is fine
 
 
-def origin_text(origin: Origin | None) -> Text:
+def origin_text(origin: Origin | str | None) -> Text:
     """How an individual was made, its parents (index, fitness, conflicts) and where its
-    queens came from, each origin in its board colour; the keys that step to the parents."""
+    queens came from, each origin in its board colour; the keys that step to the parents.
+    A text instead says why that is not known here."""
     text = Text()
     if origin is None:
         return text
+    if isinstance(origin, str):
+        text.append(f"{origin}\n", style="dim")
+        return text
     text.append(f"{origin.operator}\n", style="bold")
     for number, parent in enumerate(origin.parents, start=1):
-        text.append(f"parent {number}", style=f"bold {ORIGIN_COLOURS[number]}")
+        text.append(f"parent {number} ", style=f"bold {ORIGIN_COLOURS[number]}")
         main = " (main)" if parent.main and len(origin.parents) > 1 else ""
         text.append(
-            f" #{parent.index}{main}: fitness {parent.fitness:.6g}, "
+            f"#{parent.index}{main}: fitness {parent.fitness:.6g}, "
             f"{parent.conflicts} conflict{'s' if parent.conflicts != 1 else ''}\n"
         )
     counts = origin.counts()
