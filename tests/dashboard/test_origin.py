@@ -133,7 +133,28 @@ async def test_p_in_a_replayed_run_reads_the_parent_from_the_record(
     live = generations(config, 12)
     app = QueensApp(config, frozen_clock=True, store=str(path), replay=1)
     async with app.run_test(size=(100, 32)) as pilot:
-        await wait_for(pilot, lambda: app.main_screen.travel.active, "the replay")
+        await wait_for(
+            pilot,
+            lambda: (
+                app.main_screen.run.latest is not None
+                and app.main_screen.run.latest.generation == 12
+            ),
+            "the replay at its end",
+        )
+        # Its last generation is restored from a keyframe, without lineage: inspecting an
+        # individual there reads the generation again, with it.
+        assert app.main_screen.run.latest.lineage is None  # type: ignore[union-attr]
+        await inspect_by_index(pilot, CHILD)
+        await wait_for(
+            pilot,
+            lambda: (
+                app.main_screen.run.inspected is not None
+                and app.main_screen.run.inspected[0].lineage is not None
+            ),
+            "the lineage read from the record",
+        )
+        operator = origin_of(*app.main_screen.run.inspected).operator  # type: ignore[misc]
+        assert operator.split(",")[0] in conflict_text(app)
         await pilot.press("g", "5", "enter")
         await wait_for(
             pilot,

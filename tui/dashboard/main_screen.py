@@ -267,6 +267,7 @@ class MainScreen(Screen[None]):
     def _inspect(self, message: PopulationTable.Inspect) -> None:
         self.run.inspected = (message.snapshot, message.index)
         self.painter.paint_board()
+        self.origin_keys.fill_in()
 
     @on(ParamForm.Submitted)
     def _form_submitted(self) -> None:

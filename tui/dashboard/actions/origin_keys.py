@@ -82,7 +82,12 @@ class OriginKeys:
         return recorded
 
     def _in_thread(
-        self, work: Callable[[], Result], done: Callable[[Result], None], what: str
+        self,
+        work: Callable[[], Result],
+        done: Callable[[Result], None],
+        what: str,
+        *,
+        quiet: bool = False,
     ) -> None:
         """Run ``work`` in a thread, then ``done`` with its result on the UI thread (unless
         another request came since); an error is said, never raised."""
@@ -106,8 +111,29 @@ class OriginKeys:
             else:
                 screen.app.call_from_thread(finish, result)
 
-        screen.notify(f"{what}: reading the run's record…", timeout=2)
+        if not quiet:
+            screen.notify(f"{what}: reading the run's record…", timeout=2)
         screen.run_worker(compute, thread=True, group="origin", exit_on_error=False)
+
+    def fill_in(self) -> None:
+        """The individual just inspected is of a generation restored from a keyframe, which
+        keeps no lineage: read the generation again from the record, with its lineage, and
+        show where the individual came from."""
+        shown = self.run.inspected
+        if shown is None or shown[0].lineage is not None or shown[0].generation == 0:
+            return
+        recorded = self._record()
+        if recorded is None:
+            return
+        snapshot, index = shown
+        generation = snapshot.generation
+
+        def done(full: Snapshot) -> None:
+            if self.run.inspected is shown:
+                self.run.inspected = (full, index)
+                self.painter.paint_board()
+
+        self._in_thread(lambda: recorded.generation(generation), done, "Origin", quiet=True)
 
     # Parents -----------------------------------------------------------------------------
 
