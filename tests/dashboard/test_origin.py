@@ -270,3 +270,29 @@ def test_a_whole_line_in_memory_is_the_labs() -> None:
         line = ring_line(ring, kept[15], index)
         lab = trace(SnapshotSource(kept), 15, index)
         assert line.complete and line.ancestors == lab.ancestors and line.descent == lab.descent
+
+
+async def test_p_in_time_travel_shows_the_parent_of_a_past_generation(
+    tmp_path: Path, wait_for: WaitFor
+) -> None:
+    live = generations(CROSSING, 8)
+    app = QueensApp(CROSSING, frozen_clock=True, record=True, store=str(tmp_path / "r.sqlite3"))
+    async with app.run_test(size=(100, 32)) as pilot:
+        for generation in range(1, 9):
+            await pilot.press("n")
+            await wait_for(
+                pilot, lambda g=generation: app.main_screen.run.latest.generation == g, "a step"
+            )
+        await pilot.press("left_square_bracket", "left_square_bracket", "left_square_bracket")
+        await wait_for(
+            pilot,
+            lambda: app.main_screen.travel.active and app.main_screen.run.latest.generation == 5,
+            "three generations back",
+        )
+        await inspect_by_index(pilot, CHILD)
+        await wait_for(pilot, lambda: inspected(app) is not None, "the child inspected")
+        assert inspected(app)[:2] == (5, CHILD)  # type: ignore[index]
+        await pilot.press("p")
+        await wait_for(pilot, lambda: inspected(app)[0] == 4, "the parent")  # type: ignore[index]
+        _, index, genome = inspected(app)  # type: ignore[misc]
+        assert index == 10 and np.array_equal(genome, live[4].population[10])

@@ -146,7 +146,10 @@ class OriginKeys:
         if snapshot.lineage is None and snapshot.generation > 0:
             recorded = self._record()
             if recorded is None:
-                self._say(f"Generation {snapshot.generation:,} keeps no lineage.")
+                self._say(
+                    f"Generation {snapshot.generation:,} is no longer kept in memory: record "
+                    "the run (the form's record toggle) to walk its whole lineage."
+                )
                 return
             generation = snapshot.generation
             self._in_thread(
@@ -241,8 +244,8 @@ class OriginKeys:
         note = None
         if not line.complete:
             note = (
-                f"kept in memory back to generation {line.oldest:,} (the last "
-                f"{RING_GENERATIONS:,} generations within {RING_BYTES // 2**20} MiB): "
+                f"kept in memory back to generation {line.oldest:,} (memory keeps the newest "
+                f"{RING_GENERATIONS:,} generations at most, {RING_BYTES // 2**20} MiB at most): "
                 "record the run (the form's record toggle) for the whole line"
             )
         self.screen.app.push_screen(

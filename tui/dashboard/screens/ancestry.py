@@ -45,14 +45,15 @@ def line_rows(ancestors: list[Ancestor]) -> list[tuple[int, int]]:
     return rows
 
 
-def descent_text(descent: BestDescent) -> str:
-    """NetLogo's question, answered for the generations read."""
+def descent_text(descent: BestDescent, top: int) -> str:
+    """NetLogo's question, answered for the generations read: ``top`` and those before it."""
     if descent.generations == 0:
         return "best from best: no generation with a generation before it read yet"
+    first = top - descent.generations + 1
     return (
         f"the best of gen X+1 has the best of gen X as a parent in {descent.from_best:,} of "
-        f"{descent.generations:,} generations ({descent.share:.1%}; bred, not carried over: "
-        f"{descent.bred_share:.1%})"
+        f"{descent.generations:,} generations ({first:,}-{top:,}): {descent.share:.1%} "
+        f"(bred, not carried over: {descent.bred_share:.1%})"
     )
 
 
@@ -127,7 +128,7 @@ class AncestryScreen(Screen[None]):
             if line.complete and line.oldest > 0:
                 reach += " (a newcomer of the harvest)"
             head.append(f" · back to {reach} · {line.source}\n")
-        head.append(descent_text(line.descent))
+        head.append(descent_text(line.descent, start.generation if start is not None else 0))
         if self.note:
             head.append(f"\n{self.note}", style="italic")
         yield Static(head, id="ancestry-head")
