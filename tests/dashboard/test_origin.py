@@ -215,6 +215,15 @@ async def test_the_ancestry_of_a_replayed_generation_is_the_live_one_and_the_lab
         assert screen.query_one("#ancestry-board").border_title.startswith(
             f"#{row.individual} of gen"
         )
+        await pilot.press("enter")  # inspect that ancestor on the main screen
+        await wait_for(
+            pilot,
+            lambda: app.screen is app.main_screen and inspected(app) is not None,
+            "the ancestor inspected",
+        )
+        generation, index, genome = inspected(app)  # type: ignore[misc]
+        assert (generation, index) == (row.generation, row.individual)
+        assert tuple(int(gene) for gene in genome) == row.genome
     assert live_line.source == "memory" and live_line.complete
     app = QueensApp(CROSSING, frozen_clock=True, store=str(path), replay=1)
     async with app.run_test(size=(100, 32)) as pilot:
@@ -228,7 +237,20 @@ async def test_the_ancestry_of_a_replayed_generation_is_the_live_one_and_the_lab
         )
         await inspect_by_index(pilot, 7)
         await wait_for(pilot, lambda: inspected(app) is not None, "inspected")
-        replayed = (await open_ancestry(app, pilot, wait_for)).line
+        screen = await open_ancestry(app, pilot, wait_for)
+        replayed = screen.line
+        await pilot.press("p", "p", "p", "enter")  # an older ancestor, read from the record
+        row = screen.line.ancestors[screen.rows[3][0]]
+        await wait_for(
+            pilot,
+            lambda: (
+                app.screen is app.main_screen
+                and inspected(app) is not None
+                and inspected(app)[0] == row.generation
+            ),  # type: ignore[index]
+            "the ancestor inspected",
+        )
+        assert tuple(int(gene) for gene in inspected(app)[2]) == row.genome  # type: ignore[index]
     assert replayed.source == "run 1"
     with RunStore.open(path) as store:
         lab = trace(RecordedSource(Timeline(store, 1)), 12, 7)

@@ -248,6 +248,37 @@ class OriginKeys:
                 f"{RING_GENERATIONS:,} generations at most, {RING_BYTES // 2**20} MiB at most): "
                 "record the run (the form's record toggle) for the whole line"
             )
+
+        def chosen(ancestor: tuple[int, int] | None) -> None:
+            if ancestor is not None:
+                self.inspect_ancestor(snapshot, *ancestor)
+
         self.screen.app.push_screen(
-            AncestryScreen(line, snapshot.n, snapshot.encoding, note=note, ascii=self.ascii)
+            AncestryScreen(line, snapshot.n, snapshot.encoding, note=note, ascii=self.ascii),
+            chosen,
         )
+
+    def inspect_ancestor(self, descendant: Snapshot, generation: int, index: int) -> None:
+        """Inspect individual ``index`` of ``generation``, an ancestor of an individual of
+        ``descendant`` (from memory, else from the record)."""
+
+        def show(snapshot: Snapshot) -> None:
+            self.run.climbed.clear()
+            self.run.inspected = (snapshot, index)
+            self.painter.paint_board()
+
+        if generation == descendant.generation:
+            show(descendant)
+            return
+        kept = self.ring.at(generation, same_as=descendant)
+        if kept is None and generation == 0:
+            first = self.ring.at(1, same_as=descendant)
+            kept = None if first is None else previous_generation(first)
+        if kept is not None:
+            show(kept)
+            return
+        recorded = self._record()
+        if recorded is None:
+            self._say(f"Generation {generation:,} is no longer kept in memory.")
+            return
+        self._in_thread(lambda: recorded.generation(generation), show, "Ancestor")

@@ -2,7 +2,8 @@
 
 One row per ancestor (a stretch of generations in which the line stayed in one place, a
 survivor of itself, is one row); up and down (or ``p`` toward the parents, ``d`` back toward the
-child) walk the line and the board shows the ancestor of the row. Above it: the run's answer to
+child) walk the line and the board shows the ancestor of the row; ``enter`` inspects it on the
+main screen. Above it: the run's answer to
 NetLogo's question, how often the best of generation X + 1 is the offspring of the best of
 generation X.
 """
@@ -65,7 +66,7 @@ def _parents_text(ancestor: Ancestor) -> str:
     return f"#{ancestor.followed} (+#{ancestor.other})"
 
 
-class AncestryScreen(Screen[None]):
+class AncestryScreen(Screen[tuple[int, int] | None]):
     """An individual's ancestry, one row per ancestor, the board showing the row's.
 
     Args:
@@ -79,6 +80,13 @@ class AncestryScreen(Screen[None]):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("p", "walk(1)", "To parent", id="ancestry-parent"),
         Binding("d", "walk(-1)", "To child", id="ancestry-child"),
+        Binding(
+            "enter",
+            "inspect",
+            "Inspect",
+            id="ancestry-inspect",
+            tooltip="the row's ancestor on the main screen's board",
+        ),
         Binding("escape,w,q", "dismiss", "Close", id="close-ancestry"),
     ]
 
@@ -186,6 +194,21 @@ class AncestryScreen(Screen[None]):
         if last > first:
             generations = f"gens {ancestor.generation:,}-{self.line.ancestors[last].generation:,}"
         board.border_title = f"#{ancestor.individual} of {generations}"
+
+    def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
+        """Enter on a row: inspect its ancestor on the main screen."""
+        event.stop()
+        self.action_inspect()
+
+    def action_inspect(self) -> None:
+        """Close, inspecting the ancestor of the row (its newest generation) on the main
+        screen."""
+        if not self.rows:
+            self.dismiss(None)
+            return
+        row = self.query_one(DataTable).cursor_row
+        ancestor = self.line.ancestors[self.rows[max(0, min(row, len(self.rows) - 1))][0]]
+        self.dismiss((ancestor.generation, ancestor.individual))
 
     def action_walk(self, rows: int) -> None:
         """Move ``rows`` rows along the line (positive: toward generation 0)."""
