@@ -54,6 +54,21 @@ async def inspect_by_index(pilot: object, index: int) -> None:
     await pilot.press("t", "o", "o", "home", *["down"] * index, "enter")  # type: ignore[attr-defined]
 
 
+def test_a_child_of_one_individual_crossed_with_itself_has_one_main_parent() -> None:
+    config = Config(n=28, population=60, seed=4, crossover="pmx", mutation="swap")
+    snapshot = generations(config, 4)[4]
+    lineage = snapshot.lineage
+    assert lineage is not None
+    selfed = [
+        i
+        for i in range(60)
+        if lineage.kinds[i] == CROSSED and lineage.parents[i, 0] == lineage.parents[i, 1]
+    ]
+    assert selfed
+    origin = origin_of(snapshot, selfed[0])
+    assert origin is not None and [p.main for p in origin.parents] == [True, False]
+
+
 def test_the_queens_of_a_crossed_child_are_coloured_by_the_parent_they_came_from() -> None:
     snapshot = generations(CROSSING, 5)[5]
     lineage = snapshot.lineage

@@ -18,7 +18,7 @@ import numpy as np
 import numpy.typing as npt
 
 from engine import Snapshot
-from engine.lineage import COPY, CROSSED, KIND, KIND_NAMES, MUTATED, NEW
+from engine.lineage import COPY, CROSSED, KIND, KIND_NAMES, MOSTLY_SECOND, MUTATED, NEW
 
 FROM_NEITHER: Final = 0
 """Queen origin: from no parent's same position (a new individual, a crossover's repair)."""
@@ -103,7 +103,8 @@ def origin_of(snapshot: Snapshot, index: int) -> Origin | None:
     flags = int(lineage.flags[index])
     kind = flags & KIND
     first, second = (int(parent) for parent in lineage.parents[index])
-    main = lineage.main_parent(index)
+    # By position, not index: a couple may be one individual twice.
+    second_is_main = bool(flags & MOSTLY_SECOND)
     genome = np.asarray(snapshot.population[index])
     moved = np.asarray(lineage.moved[index], dtype=bool)
     queens = np.full(genome.shape[0], FROM_NEITHER, dtype=np.int8)
@@ -116,14 +117,14 @@ def origin_of(snapshot: Snapshot, index: int) -> Origin | None:
         queens[from_first] = FROM_FIRST
         queens[from_second] = FROM_SECOND
         queens[from_first & from_second] = FROM_BOTH
-        for parent in (first, second):
+        for parent, main in ((first, not second_is_main), (second, second_is_main)):
             if parent >= 0:
                 parents.append(
                     Parent(
                         index=parent,
                         fitness=float(lineage.previous_fitness[parent]),
                         conflicts=int(lineage.previous_conflicts[parent]),
-                        main=parent == main,
+                        main=main,
                     )
                 )
     queens[moved] = MOVED
