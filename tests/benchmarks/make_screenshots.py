@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import sys
 import tempfile
 import time
 from collections.abc import Awaitable, Callable
@@ -64,6 +65,25 @@ async def paused_and_inspecting(app: QueensApp, pilot: Pilot[None]) -> None:
     await settle(app, pilot)
 
 
+async def inspecting_a_crossed_child(app: QueensApp, pilot: Pilot[None]) -> None:
+    """Five generations, then #16 (crossed by pmx, two queens moved) on the board, its queens
+    coloured by the parent they came from."""
+    await step(app, pilot, 5)
+    await pilot.press("t", "o", "o", "home", *["down"] * 16, "enter")
+    await settle(app, pilot)
+
+
+async def ancestry(app: QueensApp, pilot: Pilot[None]) -> None:
+    """The same child's line back to generation 0, one step along it."""
+    from tui.dashboard.screens.ancestry import AncestryScreen
+
+    await inspecting_a_crossed_child(app, pilot)
+    await pilot.press("w")
+    await wait_until(pilot, lambda: isinstance(app.screen, AncestryScreen))
+    await pilot.press("p")
+    await pilot.pause(0.3)
+
+
 async def solved(app: QueensApp, pilot: Pilot[None]) -> None:
     """Run flat out to the solution."""
     await pilot.press("space")
@@ -79,6 +99,17 @@ async def stepped(app: QueensApp, pilot: Pilot[None]) -> None:
 CLASSIC: Final[dict[str, Any]] = {"mutation": "swap", "mutation_rate": 0.3, "crossover_rate": 0.9}
 """A textbook GA (swap mutation, frequent crossover): slower than the default, so the pictures
 show a run in progress rather than one solved in two generations."""
+CROSSING: Final = Config(
+    n=10,
+    population=40,
+    seed=5,
+    crossover="pmx",
+    crossover_rate=0.9,
+    mutation="swap",
+    mutation_rate=0.5,
+    stop_when_solved=False,
+)
+"""A run whose generation 5 has a crossed child made of both parents, two queens moved."""
 
 SHOTS: Final[list[tuple[str, Config, tuple[int, int], Script]]] = [
     (
@@ -113,6 +144,8 @@ SHOTS: Final[list[tuple[str, Config, tuple[int, int], Script]]] = [
         (200, 62),
         stepped,
     ),
+    ("dashboard-100x32-origin", CROSSING, (100, 32), inspecting_a_crossed_child),
+    ("dashboard-100x32-ancestry", CROSSING, (100, 32), ancestry),
 ]
 """Name, seeded config, terminal size and how to reach the state to capture."""
 
@@ -128,10 +161,17 @@ async def capture(name: str, config: Config, size: tuple[int, int], script: Scri
 
 
 def main() -> None:
-    """Write every screenshot (in the default theme: never the user's saved one)."""
+    """Write every screenshot, or those named on the command line (in the default theme:
+    never the user's saved one)."""
+    wanted = set(sys.argv[1:])
+    unknown = wanted - {shot[0] for shot in SHOTS}
+    if unknown:
+        sys.exit(f"make_screenshots: no screenshot named {', '.join(sorted(unknown))}")
     os.environ[CONFIG_DIR_VARIABLE] = tempfile.mkdtemp(prefix="queens-screenshots-")
     OUT.mkdir(exist_ok=True)
     for name, config, size, script in SHOTS:
+        if wanted and name not in wanted:
+            continue
         path = asyncio.run(capture(name, config, size, script))
         print(f"wrote {path.relative_to(OUT.parent)}")
 

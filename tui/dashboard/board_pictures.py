@@ -48,12 +48,15 @@ class Position:
         rows: Board row of every queen.
         columns: Board column of every queen.
         attacked: Whether each queen shares a line with another.
+        origins: Where each queen came from, when the board shows it (the codes of
+            :mod:`tui.dashboard.origin`: which parent, or moved by the mutation).
     """
 
     n: int
     rows: npt.NDArray[np.int64]
     columns: npt.NDArray[np.int64]
     attacked: npt.NDArray[np.bool_]
+    origins: npt.NDArray[np.int8] | None = None
 
     @classmethod
     def of(cls, genome: npt.NDArray[np.int64], n: int, encoding: str) -> Position:

@@ -29,3 +29,6 @@ class CurrentRun:
     """One of :data:`RUN_STATES`."""
     inspected: tuple[Snapshot, int] | None = None
     """The individual on the board instead of the best: a snapshot and a population index."""
+    climbed: list[tuple[tuple[Snapshot, int], tuple[Snapshot, int]]] = field(default_factory=list)
+    """The parent keys' steps up, newest last: each child stepped up from and the parent then
+    inspected; the child key steps back down while the parent is still the one inspected."""

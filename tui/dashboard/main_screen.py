@@ -20,11 +20,13 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
 from textual.widgets import Footer
 
-from engine import Config
+from engine import Config, GeneticAlgorithm, Snapshot
 from tui.dashboard.actions import bindings
+from tui.dashboard.actions.origin_keys import OriginKeys
 from tui.dashboard.actions.record_keys import RecordKeys
 from tui.dashboard.actions.travel_keys import BIG_STEP, TravelKeys
 from tui.dashboard.current_run import CurrentRun
+from tui.dashboard.lineage_ring import LineageRing
 from tui.dashboard.painter import FRAME_RATE, Painter
 from tui.dashboard.recording import DashboardRecording
 from tui.dashboard.reproduce import reproduce_command
@@ -91,6 +93,8 @@ class MainScreen(Screen[None]):
         """Records the current run in the run store (when the form's toggle says so)."""
         self.travel = TimeTravel()
         """The past generation shown, if any."""
+        self.ring = LineageRing()
+        """The live run's last generations, for the parent keys and the ancestry."""
         self._mounted = False
 
     # Layout -------------------------------------------------------------------------------
@@ -122,7 +126,7 @@ class MainScreen(Screen[None]):
         self.runner = self.query_one(EngineRunner)
         if self.opening_speed is not None:
             self.runner.set_speed(SPEED_LIMITS.index(self.opening_speed))
-        self.runner.after_step = self.recording.observe
+        self.runner.after_step = self._after_step
         self.board = self.query_one(Board)
         self.population_view = self.query_one(PopulationView)
         self.table = self.query_one(PopulationTable)
@@ -153,6 +157,15 @@ class MainScreen(Screen[None]):
         self.record_keys = RecordKeys(
             self, self.run_control, self.travel_keys, self.painter, self.status
         )
+        self.origin_keys = OriginKeys(
+            self,
+            self.run,
+            self.painter,
+            self.ring,
+            self.travel,
+            self.recording,
+            ascii=self.ascii,
+        )
         self._mounted = True
         self.board.border_title = "Board"
         self.charts.border_title = "Fitness"
@@ -182,6 +195,11 @@ class MainScreen(Screen[None]):
         self.body.set_class(width < WIDE_WIDTH, "-compact")
         # At 80 columns the footer keeps `? Help` and `q Quit`; help names ctrl+p instead.
         self.footer.show_command_palette = width >= WIDE_WIDTH
+
+    def _after_step(self, algorithm: GeneticAlgorithm, snapshot: Snapshot) -> None:
+        """From the engine thread, every generation: keep it in memory, record it."""
+        self.ring.observe(algorithm, snapshot)
+        self.recording.observe(algorithm, snapshot)
 
     def on_unmount(self) -> None:
         """End the run's record (``interrupted`` unless it finished) and close the store."""
@@ -249,6 +267,7 @@ class MainScreen(Screen[None]):
     def _inspect(self, message: PopulationTable.Inspect) -> None:
         self.run.inspected = (message.snapshot, message.index)
         self.painter.paint_board()
+        self.origin_keys.fill_in()
 
     @on(ParamForm.Submitted)
     def _form_submitted(self) -> None:
@@ -320,6 +339,22 @@ class MainScreen(Screen[None]):
         self.charts.set_class(False, "-inspecting")
         self.painter.redraw_chart()
         self.painter.repaint(force=True)
+
+    def action_parent(self) -> None:
+        """Inspect the main parent of the individual on the board (generation g - 1)."""
+        self.origin_keys.parent()
+
+    def action_other_parent(self) -> None:
+        """Inspect the other parent of the individual on the board."""
+        self.origin_keys.parent(other=True)
+
+    def action_child(self) -> None:
+        """Back down to the child the parent key stepped up from."""
+        self.origin_keys.child()
+
+    def action_ancestry(self) -> None:
+        """The line of the individual on the board back to generation 0."""
+        self.origin_keys.ancestry()
 
     def action_zoom(self) -> None:
         """Switch a large board between its overview and a scrollable full-size view."""

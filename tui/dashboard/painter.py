@@ -8,6 +8,7 @@ rebuilds its whole figure) at 2 Hz.
 
 from __future__ import annotations
 
+import dataclasses
 import time
 from collections import deque
 from collections.abc import Callable
@@ -20,6 +21,7 @@ from engine import Snapshot
 from tui.dashboard.board_pictures import Position
 from tui.dashboard.current_run import CurrentRun
 from tui.dashboard.history_series import SERIES_DIVERSITY, thinned
+from tui.dashboard.origin import Origin, origin_of
 from tui.dashboard.widgets import (
     Board,
     ConflictList,
@@ -103,6 +105,8 @@ class Painter:
         """How many generations the chart shows (-1: it must be drawn again)."""
         self.listed: tuple[Snapshot, int] | None = None
         """The individual whose attacking pairs are listed."""
+        self.origin: tuple[tuple[Snapshot, int], Origin | None] | None = None
+        """The inspected individual's origin, worked out once per individual."""
         self.rates: deque[tuple[float, int]] = deque()
         self.rate = 0.0
         """Generations per second, measured over :data:`RATE_WINDOW`."""
@@ -179,6 +183,9 @@ class Painter:
             # The whole population of the generation the board would show.
             self.population.show(snapshot, self.view)
         position = Position.of(snapshot.population[index], snapshot.n, snapshot.encoding)
+        origin = self._origin(inspected)
+        if origin is not None:
+            position = dataclasses.replace(position, origins=origin.queens)
         conflicts = int(snapshot.conflicts[index])
         attacked_glyph = board.glyphs[1]
         caption = (
@@ -194,7 +201,20 @@ class Painter:
         self.charts.set_class(inspected is not None, "-inspecting")
         if inspected is not None and self.listed is not inspected:
             self.listed = inspected
-            self.conflicts.show(position, title=label, conflicts=conflicts)
+            unknown = None
+            if origin is None and snapshot.generation > 0:
+                unknown = "where it came from is not kept with this generation: p reads it"
+            self.conflicts.show(
+                position, title=label, conflicts=conflicts, origin=origin or unknown
+            )
+
+    def _origin(self, inspected: tuple[Snapshot, int] | None) -> Origin | None:
+        """Where the inspected individual came from (``None``: not inspected, or unknown)."""
+        if inspected is None:
+            return None
+        if self.origin is None or self.origin[0] is not inspected:
+            self.origin = (inspected, origin_of(*inspected))
+        return self.origin[1]
 
     def _paint_table(self, snapshot: Snapshot) -> None:
         if self.table_snapshot is snapshot:

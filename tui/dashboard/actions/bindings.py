@@ -14,6 +14,7 @@ from typing import Final
 from textual.binding import Binding, BindingType
 
 from tui.dashboard.screens import RaceScreen, SolutionsScreen
+from tui.dashboard.screens.ancestry import AncestryScreen
 from tui.dashboard.screens.help import described
 from tui.dashboard.widgets import PopulationTable
 
@@ -118,6 +119,32 @@ MAIN_BINDINGS: Final[list[BindingType]] = [
         priority=True,  # the population table would take `end` for itself
         tooltip="back to the live run",
     ),
+    Binding(
+        "p",
+        "parent",
+        "Parent",
+        id="parent",
+        show=False,
+        tooltip="inspect the board's individual's main parent, in generation g-1 (again: its own)",
+    ),
+    Binding(
+        "P",
+        "other_parent",
+        "Other parent",
+        key_display="P",
+        id="other-parent",
+        show=False,
+        tooltip="inspect the other parent of a crossed child",
+    ),
+    Binding("d", "child", "Child", id="child", show=False, tooltip="back down to the child"),
+    Binding(
+        "w",
+        "ancestry",
+        "Ancestry",
+        id="ancestry",
+        show=False,
+        tooltip="the board's individual's line back to generation 0; best-from-best share",
+    ),
     Binding("l", "load_runs", "Runs", id="load-runs", show=False, tooltip="recorded runs"),
     Binding("e", "export", "Export", id="export", show=False, tooltip="history CSV + screen SVG"),
     Binding("c", "toggle_y_axis", "Y axis", id="y-axis", show=False, tooltip="fitness / conflicts"),
@@ -140,6 +167,7 @@ def help_sections() -> list[tuple[str, list[Binding]]]:
         ("Population table", described(PopulationTable.BINDINGS)),
         ("Solutions screen (s)", described(SolutionsScreen.BINDINGS)),
         ("Race screen (x)", described(RaceScreen.BINDINGS)),
+        ("Ancestry screen (w)", described(AncestryScreen.BINDINGS)),
     ]
 
 

@@ -34,11 +34,25 @@ from tui.dashboard.board_pictures import (
     picture_size,
     square_kinds,
 )
+from tui.dashboard.origin import MOVED, ORIGIN_COLOURS
 
 UNICODE_GLYPHS: Final = ("♛", "♕")
 """Safe and attacked queen: a filled and a hollow queen, so colour is never the only cue."""
 ASCII_GLYPHS: Final = ("Q", "X")
 """The same in plain ASCII, for terminals without the chess symbols."""
+ORIGIN_STYLES: Final = (
+    "",
+    "board--from-first",
+    "board--from-second",
+    "board--from-both",
+    "board--moved",
+)
+"""The component class colouring a queen by its origin (the codes of
+:mod:`tui.dashboard.origin`; none for a queen from neither parent's place)."""
+ORIGIN_KIND: Final = 4
+"""In the halves picture, a queen of origin ``o`` is a square of kind ``ORIGIN_KIND + o``."""
+MOVED_MARK: Final = "*"
+"""Beside a queen the mutation moved (in the square's second cell), so colour is not the cue."""
 
 
 class Board(ScrollView, can_focus=True):
@@ -50,6 +64,10 @@ class Board(ScrollView, can_focus=True):
         "board--queen",
         "board--attacked",
         "board--field",
+        "board--from-first",
+        "board--from-second",
+        "board--from-both",
+        "board--moved",
     }
 
     DEFAULT_CSS = """
@@ -64,7 +82,10 @@ class Board(ScrollView, can_focus=True):
     Board > .board--queen { color: #ffd75f; text-style: bold; }
     Board > .board--attacked { color: #ff5f5f; text-style: bold; }
     Board.-solved > .board--queen { color: #87ff87; }
-    """
+    """ + "".join(
+        f"Board > .{name} {{ color: {colour}; text-style: bold; }}\n"
+        for name, colour in zip(ORIGIN_STYLES[1:], ORIGIN_COLOURS[1:], strict=True)
+    )
 
     zoomed: reactive[bool] = reactive(False)
     """Show the board at full size (scrollable) even when it does not fit."""
@@ -111,6 +132,7 @@ class Board(ScrollView, can_focus=True):
             and np.array_equal(old.rows, position.rows)
             and np.array_equal(old.columns, position.columns)
             and np.array_equal(old.attacked, position.attacked)
+            and _same_origins(old, position)
         ):
             return
         resized = old is None or old.n != position.n
@@ -298,6 +320,11 @@ class Board(ScrollView, can_focus=True):
         assert position is not None
         if self._picture is None:
             kinds = square_kinds(position)
+            if position.origins is not None:
+                # A queen from a parent takes that parent's colour (kinds 5 to 8).
+                coloured = position.origins > 0
+                rows, columns = position.rows[coloured], position.columns[coloured]
+                kinds[rows, columns] = ORIGIN_KIND + position.origins[coloured]
             self._picture = (kinds[0::2], kinds[1::2])
         upper, lower = self._picture
         colours = self._kind_colours()
@@ -317,6 +344,11 @@ class Board(ScrollView, can_focus=True):
             1: self.get_component_rich_style("board--dark").bgcolor,
             2: self.get_component_rich_style("board--queen", partial=True).color,
             3: self.get_component_rich_style("board--attacked", partial=True).color,
+            **{
+                ORIGIN_KIND + origin: self.get_component_rich_style(name, partial=True).color
+                for origin, name in enumerate(ORIGIN_STYLES)
+                if name
+            },
         }
 
     def _braille_segments(self, line: int) -> list[Segment]:
@@ -375,6 +407,19 @@ class Board(ScrollView, can_focus=True):
             queens[column] = column in queens or bool(position.attacked[index])
         return queens
 
+    def _row_origins(self, row: int) -> dict[int, int]:
+        """The origins of one board row's queens by column (none when not shown)."""
+        position = self.position
+        if position is None or position.origins is None:
+            return {}
+        self._row_queens(row)  # sorts the queens by row once
+        assert self._by_row is not None
+        order, starts = self._by_row
+        return {
+            int(position.columns[index]): int(position.origins[index])
+            for index in order[starts[row] : starts[row + 1]].tolist()
+        }
+
     def _squares_line(self, line: int, scroll_x: int, width: int) -> Strip:
         light = self.get_component_rich_style("board--light")
         dark = self.get_component_rich_style("board--dark")
@@ -382,14 +427,21 @@ class Board(ScrollView, can_focus=True):
         attacked_style = self.get_component_rich_style("board--attacked", partial=True)
         safe_glyph, attacked_glyph = self.glyphs
         queens = self._row_queens(line)
+        origins = self._row_origins(line)
         first = scroll_x // 2
         last = min(self.n, (scroll_x + width) // 2 + 1)
         segments: list[Segment] = []
         for column in range(first, last):
             square = light if (line + column) % 2 == 0 else dark
             attacked = queens.get(column)
+            origin = origins.get(column, 0)
             if attacked is None:
                 segments.append(Segment("  ", square))
+            elif origin:
+                glyph = attacked_glyph if attacked else safe_glyph
+                mark = MOVED_MARK if origin == MOVED else " "
+                style = self.get_component_rich_style(ORIGIN_STYLES[origin], partial=True)
+                segments.append(Segment(glyph + mark, square + style))
             elif attacked:
                 segments.append(Segment(attacked_glyph + " ", square + attacked_style))
             else:
@@ -398,3 +450,10 @@ class Board(ScrollView, can_focus=True):
         strip = Strip(segments, 2 * (last - first))
         strip = strip.crop(scroll_x - offset, scroll_x - offset + width)
         return strip.extend_cell_length(width, self.rich_style)
+
+
+def _same_origins(old: Position, new: Position) -> bool:
+    """Whether two positions colour their queens alike (both by no origin, or the same)."""
+    if old.origins is None or new.origins is None:
+        return old.origins is None and new.origins is None
+    return bool(np.array_equal(old.origins, new.origins))

@@ -1,0 +1,335 @@
+"""Where an inspected individual came from: its origin, the parent keys, the ancestry screen."""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+
+import numpy as np
+
+from engine import Config, GeneticAlgorithm, Snapshot
+from engine.lineage import CROSSED
+from tui.dashboard.ancestry import ring_line
+from tui.dashboard.app import QueensApp
+from tui.dashboard.lineage_ring import LineageRing, snapshot_bytes
+from tui.dashboard.origin import FROM_BOTH, FROM_FIRST, FROM_SECOND, MOVED, origin_of
+from tui.dashboard.screens.ancestry import AncestryScreen
+from tui.lab.lineage import SnapshotSource, trace
+from tui.lab.recorded_lineage import RecordedSource
+from tui.lab.store import RunStore
+from tui.lab.timeline import Timeline
+
+WaitFor = Callable[..., Awaitable[None]]
+
+CROSSING = Config(
+    n=10,
+    population=40,
+    seed=5,
+    crossover="pmx",
+    crossover_rate=0.9,
+    mutation="swap",
+    mutation_rate=0.5,
+    stop_when_solved=False,
+)
+"""A run whose generation 5 has crossed children made of both parents and mutated."""
+CHILD = 16
+"""In generation 5 of :data:`CROSSING`: crossed (pmx) from #10 (main) and #36, 2 queens moved."""
+
+
+def generations(config: Config, count: int) -> list[Snapshot]:
+    algorithm = GeneticAlgorithm(config)
+    return [algorithm.snapshot] + [algorithm.step() for _ in range(count)]
+
+
+def inspected(app: QueensApp) -> tuple[int, int, np.ndarray] | None:
+    shown = app.main_screen.run.inspected
+    if shown is None:
+        return None
+    snapshot, index = shown
+    return snapshot.generation, index, np.asarray(snapshot.population[index])
+
+
+async def inspect_by_index(pilot: object, index: int) -> None:
+    """Sort the table by index and press enter on row ``index``."""
+    await pilot.press("t", "o", "o", "home", *["down"] * index, "enter")  # type: ignore[attr-defined]
+
+
+def test_a_child_of_one_individual_crossed_with_itself_has_one_main_parent() -> None:
+    config = Config(n=28, population=60, seed=4, crossover="pmx", mutation="swap")
+    snapshot = generations(config, 4)[4]
+    lineage = snapshot.lineage
+    assert lineage is not None
+    selfed = [
+        i
+        for i in range(60)
+        if lineage.kinds[i] == CROSSED and lineage.parents[i, 0] == lineage.parents[i, 1]
+    ]
+    assert selfed
+    origin = origin_of(snapshot, selfed[0])
+    assert origin is not None and [p.main for p in origin.parents] == [True, False]
+
+
+def test_the_queens_of_a_crossed_child_are_coloured_by_the_parent_they_came_from() -> None:
+    snapshot = generations(CROSSING, 5)[5]
+    lineage = snapshot.lineage
+    assert lineage is not None and lineage.kinds[CHILD] == CROSSED
+    origin = origin_of(snapshot, CHILD)
+    assert origin is not None
+    first, second = (int(parent) for parent in lineage.parents[CHILD])
+    child, before = snapshot.population[CHILD], lineage.unmutated[CHILD]
+    queens = origin.queens
+    assert np.array_equal(queens == MOVED, lineage.moved[CHILD])
+    kept = queens != MOVED
+    from_first = (before == lineage.previous[first]) & kept
+    from_second = (before == lineage.previous[second]) & kept
+    assert np.array_equal(queens == FROM_BOTH, from_first & from_second)
+    assert np.array_equal(queens == FROM_FIRST, from_first & ~from_second)
+    assert np.array_equal(queens == FROM_SECOND, from_second & ~from_first)
+    assert np.array_equal(child[kept], before[kept])
+    assert origin.operator == "crossed (pmx), mutated: 2 queens moved"
+    assert [(p.index, p.main) for p in origin.parents] == [(10, True), (36, False)]
+    assert origin.parents[1].fitness == float(lineage.previous_fitness[36])
+    assert origin.parents[1].conflicts == int(lineage.previous_conflicts[36])
+    assert {"parent 1", "parent 2", "moved"} <= set(origin.counts())
+
+
+async def test_p_shows_the_parent_in_the_generation_before_and_d_comes_back(
+    wait_for: WaitFor,
+) -> None:
+    live = generations(CROSSING, 5)
+    lineage = live[5].lineage
+    assert lineage is not None
+    app = QueensApp(CROSSING, frozen_clock=True)
+    async with app.run_test(size=(100, 32)) as pilot:
+        for generation in range(1, 6):
+            await pilot.press("n")
+            await wait_for(
+                pilot, lambda g=generation: app.main_screen.run.latest.generation == g, "a step"
+            )
+        await inspect_by_index(pilot, CHILD)
+        await wait_for(pilot, lambda: inspected(app) is not None, "the child inspected")
+        child = app.main_screen.run.inspected
+        assert inspected(app)[:2] == (5, CHILD)  # type: ignore[index]
+        assert "crossed (pmx), mutated: 2 queens moved" in conflict_text(app)
+        await pilot.press("p")
+        generation, index, genome = inspected(app)  # type: ignore[misc]
+        assert (generation, index) == (4, 10)
+        assert np.array_equal(genome, live[4].population[10])
+        assert app.main_screen.board.border_title == "#10 of gen 4"
+        await pilot.press("d")
+        assert app.main_screen.run.inspected is child
+        await pilot.press("P")
+        generation, index, genome = inspected(app)  # type: ignore[misc]
+        assert (generation, index) == (4, 36)
+        assert np.array_equal(genome, live[4].population[36])
+        await pilot.press("p")  # on up: the main parent of #36 of gen 4
+        parent = live[4].lineage.main_parent(36)  # type: ignore[union-attr]
+        generation, index, genome = inspected(app)  # type: ignore[misc]
+        assert (generation, index) == (3, parent)
+        assert np.array_equal(genome, live[3].population[parent])
+        await pilot.press("d", "d")
+        assert app.main_screen.run.inspected is child
+        await pilot.press("d")  # nothing further down: said, and the child stays
+        assert app.main_screen.run.inspected is child
+
+
+def conflict_text(app: QueensApp) -> str:
+    from textual.widgets import Static
+
+    return str(app.main_screen.query_one("#conflict-text", Static).render())
+
+
+async def test_p_in_a_replayed_run_reads_the_parent_from_the_record(
+    tmp_path: Path, wait_for: WaitFor
+) -> None:
+    path = tmp_path / "r.sqlite3"
+    config = CROSSING.replace(generations=12)
+    record(path, config)
+    live = generations(config, 12)
+    app = QueensApp(config, frozen_clock=True, store=str(path), replay=1)
+    async with app.run_test(size=(100, 32)) as pilot:
+        await wait_for(
+            pilot,
+            lambda: (
+                app.main_screen.run.latest is not None
+                and app.main_screen.run.latest.generation == 12
+            ),
+            "the replay at its end",
+        )
+        # Its last generation is restored from a keyframe, without lineage: inspecting an
+        # individual there reads the generation again, with it.
+        assert app.main_screen.run.latest.lineage is None  # type: ignore[union-attr]
+        await inspect_by_index(pilot, CHILD)
+        await wait_for(
+            pilot,
+            lambda: (
+                app.main_screen.run.inspected is not None
+                and app.main_screen.run.inspected[0].lineage is not None
+            ),
+            "the lineage read from the record",
+        )
+        operator = origin_of(*app.main_screen.run.inspected).operator  # type: ignore[misc]
+        assert operator.split(",")[0] in conflict_text(app)
+        await pilot.press("g", "5", "enter")
+        await wait_for(
+            pilot,
+            lambda: (
+                app.main_screen.run.latest is not None
+                and app.main_screen.run.latest.generation == 5
+            ),
+            "generation 5",
+        )
+        await inspect_by_index(pilot, CHILD)
+        await wait_for(pilot, lambda: inspected(app) is not None, "the child inspected")
+        await pilot.press("P")
+        await wait_for(pilot, lambda: inspected(app)[0] == 4, "the parent")  # type: ignore[index]
+        _, index, genome = inspected(app)  # type: ignore[misc]
+        assert index == 36 and np.array_equal(genome, live[4].population[36])
+        await pilot.press("d")
+        assert inspected(app)[:2] == (5, CHILD)  # type: ignore[index]
+
+
+def record(path: Path, config: Config) -> None:
+    from tui.lab.engine_state import new_algorithm
+    from tui.lab.recorder import Recorder
+
+    with RunStore.open(path) as store:
+        algorithm = new_algorithm(config)
+        recorder = Recorder(store, algorithm)
+        while algorithm.has_next():
+            recorder.record(algorithm.step())
+        recorder.close()
+
+
+async def open_ancestry(app: QueensApp, pilot: object, wait_for: WaitFor) -> AncestryScreen:
+    await pilot.press("w")  # type: ignore[attr-defined]
+    await wait_for(pilot, lambda: isinstance(app.screen, AncestryScreen), "the ancestry")
+    screen = app.screen
+    assert isinstance(screen, AncestryScreen)
+    return screen
+
+
+async def test_the_ancestry_of_a_replayed_generation_is_the_live_one_and_the_labs(
+    tmp_path: Path, wait_for: WaitFor
+) -> None:
+    path = tmp_path / "r.sqlite3"
+    app = QueensApp(CROSSING, frozen_clock=True, record=True, store=str(path))
+    async with app.run_test(size=(100, 32)) as pilot:
+        for generation in range(1, 13):
+            await pilot.press("n")
+            await wait_for(
+                pilot, lambda g=generation: app.main_screen.run.latest.generation == g, "a step"
+            )
+        await inspect_by_index(pilot, 7)
+        await wait_for(pilot, lambda: inspected(app) is not None, "inspected")
+        screen = await open_ancestry(app, pilot, wait_for)
+        live_line = screen.line
+        # Walking the line: the board follows.
+        await pilot.press("p", "p")
+        row = screen.line.ancestors[screen.rows[2][0]]
+        assert screen.query_one("#ancestry-board").border_title.startswith(
+            f"#{row.individual} of gen"
+        )
+        await pilot.press("enter")  # inspect that ancestor on the main screen
+        await wait_for(
+            pilot,
+            lambda: app.screen is app.main_screen and inspected(app) is not None,
+            "the ancestor inspected",
+        )
+        generation, index, genome = inspected(app)  # type: ignore[misc]
+        assert (generation, index) == (row.generation, row.individual)
+        assert tuple(int(gene) for gene in genome) == row.genome
+    assert live_line.source == "memory" and live_line.complete
+    app = QueensApp(CROSSING, frozen_clock=True, store=str(path), replay=1)
+    async with app.run_test(size=(100, 32)) as pilot:
+        await wait_for(
+            pilot,
+            lambda: (
+                app.main_screen.run.latest is not None
+                and app.main_screen.run.latest.generation == 12
+            ),
+            "the replay at its end",
+        )
+        await inspect_by_index(pilot, 7)
+        await wait_for(pilot, lambda: inspected(app) is not None, "inspected")
+        screen = await open_ancestry(app, pilot, wait_for)
+        replayed = screen.line
+        await pilot.press("p", "p", "p", "enter")  # an older ancestor, read from the record
+        row = screen.line.ancestors[screen.rows[3][0]]
+        await wait_for(
+            pilot,
+            lambda: (
+                app.screen is app.main_screen
+                and inspected(app) is not None
+                and inspected(app)[0] == row.generation
+            ),  # type: ignore[index]
+            "the ancestor inspected",
+        )
+        assert tuple(int(gene) for gene in inspected(app)[2]) == row.genome  # type: ignore[index]
+    assert replayed.source == "run 1"
+    with RunStore.open(path) as store:
+        lab = trace(RecordedSource(Timeline(store, 1)), 12, 7)
+    assert live_line.ancestors == replayed.ancestors == lab.ancestors
+    assert live_line.descent == replayed.descent == lab.descent
+    assert [a.generation for a in lab.ancestors] == list(range(12, -1, -1))
+
+
+def test_the_ring_keeps_the_newest_generations_and_the_line_stops_where_it_does() -> None:
+    algorithm = GeneticAlgorithm(CROSSING)
+    ring = LineageRing(generations=6)
+    kept: list[Snapshot] = [algorithm.snapshot]
+    for _ in range(20):
+        kept.append(algorithm.step())
+        ring.observe(algorithm, kept[-1])
+    assert ring.span == (15, 20) and len(ring) == 6
+    line = ring_line(ring, kept[20], 3)
+    assert not line.complete and line.oldest == 15
+    whole = trace(SnapshotSource(kept), 20, 3).ancestors
+    assert line.ancestors == whole[: len(line.ancestors)]
+    # Within a budget of bytes: never fewer than two generations.
+    small = LineageRing(budget=3 * snapshot_bytes(kept[1]))
+    for snapshot in kept[1:]:
+        small.observe(algorithm, snapshot)
+    assert small.span == (18, 20) and small.kept_bytes <= small.budget
+    # Another run starts the ring again.
+    other = GeneticAlgorithm(CROSSING)
+    ring.observe(other, other.step())
+    assert ring.span == (1, 1)
+
+
+def test_a_whole_line_in_memory_is_the_labs() -> None:
+    kept = generations(CROSSING, 15)
+    ring = LineageRing()
+    algorithm = GeneticAlgorithm(CROSSING)
+    for snapshot in kept[1:]:
+        ring.observe(algorithm, snapshot)
+    for index in (0, 7, 21):
+        line = ring_line(ring, kept[15], index)
+        lab = trace(SnapshotSource(kept), 15, index)
+        assert line.complete and line.ancestors == lab.ancestors and line.descent == lab.descent
+
+
+async def test_p_in_time_travel_shows_the_parent_of_a_past_generation(
+    tmp_path: Path, wait_for: WaitFor
+) -> None:
+    live = generations(CROSSING, 8)
+    app = QueensApp(CROSSING, frozen_clock=True, record=True, store=str(tmp_path / "r.sqlite3"))
+    async with app.run_test(size=(100, 32)) as pilot:
+        for generation in range(1, 9):
+            await pilot.press("n")
+            await wait_for(
+                pilot, lambda g=generation: app.main_screen.run.latest.generation == g, "a step"
+            )
+        await pilot.press("left_square_bracket", "left_square_bracket", "left_square_bracket")
+        await wait_for(
+            pilot,
+            lambda: app.main_screen.travel.active and app.main_screen.run.latest.generation == 5,
+            "three generations back",
+        )
+        await inspect_by_index(pilot, CHILD)
+        await wait_for(pilot, lambda: inspected(app) is not None, "the child inspected")
+        assert inspected(app)[:2] == (5, CHILD)  # type: ignore[index]
+        await pilot.press("p")
+        await wait_for(pilot, lambda: inspected(app)[0] == 4, "the parent")  # type: ignore[index]
+        _, index, genome = inspected(app)  # type: ignore[misc]
+        assert index == 10 and np.array_equal(genome, live[4].population[10])

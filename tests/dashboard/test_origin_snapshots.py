@@ -1,0 +1,84 @@
+"""Snapshot tests of an inspected child's origin and of the ancestry screen (seeded, paused).
+
+Regenerate with ``pytest tests/dashboard/test_origin_snapshots.py --snapshot-update`` after a
+deliberate change, and look at the pictures before committing them.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from typing import Any
+
+from textual.pilot import Pilot
+from textual.widgets import Input
+
+from engine import Config
+from tui.dashboard.app import QueensApp
+from tui.dashboard.screens.ancestry import AncestryScreen
+
+CROSSING = Config(
+    n=10,
+    population=40,
+    seed=5,
+    crossover="pmx",
+    crossover_rate=0.9,
+    mutation="swap",
+    mutation_rate=0.5,
+    stop_when_solved=False,
+)
+CHILD = 16
+"""In generation 5: crossed (pmx) from #10 and #36 of generation 4, two queens moved."""
+
+
+async def _until(pilot: Pilot[None], condition: Callable[[], bool]) -> None:
+    deadline = time.monotonic() + 20
+    while not condition():
+        assert time.monotonic() < deadline, "the app did not reach the state"
+        await pilot.pause(0.02)
+
+
+async def _inspect_crossed_child(app: QueensApp, pilot: Pilot[None]) -> None:
+    for generation in range(1, 6):
+        await pilot.press("n")
+        await _until(
+            pilot,
+            lambda g=generation: (  # type: ignore[misc]
+                app.main_screen.run.latest is not None
+                and app.main_screen.run.latest.generation == g
+            ),
+        )
+    await pilot.press("t", "o", "o", "home", *["down"] * CHILD, "enter")
+    await _until(pilot, lambda: app.main_screen.run.inspected is not None)
+
+
+async def _steady(app: QueensApp, pilot: Pilot[None]) -> None:
+    for field in app.query(Input):
+        field.cursor_blink = False
+    await pilot.pause(0.3)
+    app.main_screen.painter.repaint(force=True)
+    await pilot.pause(0.3)
+
+
+def test_an_inspected_crossed_child_coloured_by_parent(snap_compare: Any) -> None:
+    app = QueensApp(CROSSING, frozen_clock=True)
+
+    async def run_before(pilot: Pilot[None]) -> None:
+        await _inspect_crossed_child(app, pilot)
+        await _steady(app, pilot)
+
+    assert snap_compare(app, terminal_size=(100, 32), run_before=run_before)
+
+
+def test_the_ancestry_screen(snap_compare: Any) -> None:
+    app = QueensApp(CROSSING, frozen_clock=True)
+
+    async def run_before(pilot: Pilot[None]) -> None:
+        await _inspect_crossed_child(app, pilot)
+        await _steady(app, pilot)
+        await pilot.press("w")
+        await _until(pilot, lambda: isinstance(app.screen, AncestryScreen))
+        await pilot.press("p")  # one row toward generation 0: the board follows
+        await pilot.pause(0.3)
+
+    assert snap_compare(app, terminal_size=(100, 32), run_before=run_before)
