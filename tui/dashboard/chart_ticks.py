@@ -1,0 +1,161 @@
+"""Axis ticks for the charts: a few round, distinct values, and labels that tell them apart.
+
+No Textual here. A tick is a multiple of a round step (1, 2 or 5 times a power of ten; whole
+numbers when the quantity is whole, such as conflicts), and the axis runs from the multiple at
+or below the lowest value to the one at or above the highest, so both ends are ticks.
+
+Labels are as short as they can be while every tick reads differently: exact whole numbers with
+thousands separators (``4,999,950``) when they fit, else short forms (``1.25k``, ``5G``) with
+just enough digits, else offsets from one value shown once (``+2``, ``+4`` beside
+``4,999,949,990``): at ``N = 100,000`` the pairs fitness of a whole population lies within a
+few dozen of five billion, where short forms all read ``5G``.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Final
+
+STEP_FACTORS: Final = (1.0, 2.0, 2.5, 5.0, 10.0)
+"""A step is one of these times a power of ten (2.5 only for quantities that need not be
+whole)."""
+WIDEST_LABEL: Final = 9
+"""Longest tick label by default (the chart's gutter)."""
+
+
+@dataclass(frozen=True)
+class Ticks:
+    """An axis: its range, its ticks and their labels.
+
+    Attributes:
+        low: The axis' lowest value (the first tick).
+        high: The axis' highest value (the last tick).
+        values: The ticks, increasing, ``low`` and ``high`` included.
+        labels: One label per tick, all different.
+        offset: When not ``None``, the labels are differences from this value, which the chart
+            shows once (see :func:`offset_text`).
+    """
+
+    low: float
+    high: float
+    values: tuple[float, ...]
+    labels: tuple[str, ...]
+    offset: float | None = None
+
+
+def compact_number(value: float, digits: int = 3) -> str:
+    """A number short enough for an axis: ``28``, ``27.5``, ``1.2k``, ``5G``.
+
+    Args:
+        value: The number.
+        digits: Significant digits at most.
+    """
+    size = abs(value)
+    for limit, suffix in ((1e12, "T"), (1e9, "G"), (1e6, "M"), (1e3, "k")):
+        if size >= limit:
+            return f"{value / limit:.{digits}g}{suffix}"
+    if size < 1e-3:
+        return "0" if value == 0 else f"{value:.1e}"
+    return f"{value:.{digits}g}"
+
+
+def whole_text(value: float) -> str:
+    """A whole number in full, with thousands separators: ``4,999,950``."""
+    return f"{round(value):,}"
+
+
+def offset_text(offset: float) -> str:
+    """How the chart shows an offset once: ``+4,999,949,990`` (whole) or ``+4.99995e+09``."""
+    if float(offset).is_integer():
+        return f"+{whole_text(offset)}" if offset >= 0 else whole_text(offset)
+    return f"{offset:+.9g}"
+
+
+def nice_step(span: float, intervals: int, *, whole: bool) -> float:
+    """The smallest round step that cuts ``span`` into at most ``intervals`` intervals.
+
+    Args:
+        span: The range to cover (positive).
+        intervals: Intervals wanted at most (at least 1).
+        whole: Steps of whole numbers only (1 at least).
+    """
+    raw = span / max(1, intervals)
+    if whole and raw <= 1:
+        return 1.0
+    power = 10.0 ** math.floor(math.log10(raw))
+    for factor in STEP_FACTORS:
+        if whole and factor == 2.5:
+            continue
+        step = factor * power
+        if step >= raw * (1 - 1e-12):
+            break
+    return float(round(step)) if whole else step
+
+
+def axis_ticks(
+    low: float,
+    high: float,
+    most: int = 5,
+    *,
+    whole: bool = False,
+    widest: int = WIDEST_LABEL,
+) -> Ticks:
+    """Round ticks covering ``low`` to ``high``: at most about ``most``, all different.
+
+    Args:
+        low: The lowest value to show.
+        high: The highest value to show.
+        most: Ticks wanted at most (2 at least); the axis may get one more when its ends are
+            rounded out.
+        whole: The quantity is whole (conflicts, pairs fitness): ticks are whole numbers.
+        widest: Longest label wanted.
+    """
+    if not (math.isfinite(low) and math.isfinite(high)):
+        low, high = 0.0, 1.0
+    low, high = min(low, high), max(low, high)
+    if whole:
+        low, high = math.floor(low), math.ceil(high)
+    if high == low:
+        low, high = (low - 1, high + 1) if low != 0 else (0.0, 1.0)
+    step = nice_step(high - low, max(1, most - 1), whole=whole)
+    first, last = math.floor(low / step), math.ceil(high / step)
+    if last - first > most:  # rounding out both ends may add one interval, never two
+        step = nice_step(high - low, max(1, most - 2), whole=whole)
+        first, last = math.floor(low / step), math.ceil(high / step)
+    counts = range(first, last + 1)
+    values = tuple(float(count * step) for count in counts)
+    labels, offset = tick_labels(counts, step, whole=whole, widest=widest)
+    return Ticks(values[0], values[-1], values, labels, offset)
+
+
+def tick_labels(
+    counts: Sequence[int], step: float, *, whole: bool, widest: int = WIDEST_LABEL
+) -> tuple[tuple[str, ...], float | None]:
+    """Labels for the ticks ``count * step``, all different, and the offset they are from.
+
+    Exact whole numbers if they fit in ``widest``, else short forms with just enough digits,
+    else differences from the first tick (the offset, shown once by the chart).
+    """
+    values = [count * step for count in counts]
+    if whole:
+        exact = tuple(whole_text(value) for value in values)
+        if max(map(len, exact)) <= widest:
+            return exact, None
+    for digits in range(3, 16):
+        labels = tuple(compact_number(value, digits) for value in values)
+        if max(map(len, labels)) > widest:
+            break
+        if len(set(labels)) == len(labels):
+            return labels, None
+    offset = values[0]
+    differences = [(count - counts[0]) * step for count in counts]
+    for digits in range(3, 16):
+        labels = tuple(
+            "0" if difference == 0 else "+" + compact_number(difference, digits)
+            for difference in differences
+        )
+        if len(set(labels)) == len(labels):
+            return labels, offset
+    return tuple(f"+{difference!r}" for difference in differences), offset
