@@ -6,8 +6,8 @@ or below the lowest value to the one at or above the highest, so both ends are t
 
 Labels are as short as they can be while every tick reads differently: exact whole numbers with
 thousands separators (``4,999,950``) when they fit, else short forms (``1.25k``, ``5G``) with
-just enough digits, else offsets from one value shown once (``+2``, ``+4`` beside
-``4,999,949,990``): at ``N = 100,000`` the pairs fitness of a whole population lies within a
+just enough digits, else offsets from one value shown once (``+5``, ``+10`` and
+``0 = 4,999,949,990``): at ``N = 100,000`` the pairs fitness of a whole population lies within a
 few dozen of five billion, where short forms all read ``5G``.
 """
 
@@ -35,7 +35,7 @@ class Ticks:
         values: The ticks, increasing, ``low`` and ``high`` included.
         labels: One label per tick, all different.
         offset: When not ``None``, the labels are differences from this value, which the chart
-            shows once (see :func:`offset_text`).
+            shows once (see :func:`origin_text`).
     """
 
     low: float
@@ -61,16 +61,26 @@ def compact_number(value: float, digits: int = 3) -> str:
     return f"{value:.{digits}g}"
 
 
+INDISTINCT: Final = 1e-4
+"""Values whose spread is below this share of their size cannot be told apart on a chart
+(pairs fitness at large N: within a few dozen of billions)."""
+
+
+def indistinct(low: float, high: float) -> bool:
+    """Whether values from ``low`` to ``high`` are too close, for their size, to tell apart:
+    the spread is below :data:`INDISTINCT` of the largest magnitude."""
+    size = max(abs(low), abs(high))
+    return size > 0 and (high - low) < INDISTINCT * size
+
+
+def origin_text(offset: float) -> str:
+    """What the legend says of an offset axis: ``0 = 4,999,949,990``."""
+    return f"0 = {whole_text(offset) if float(offset).is_integer() else f'{offset:.9g}'}"
+
+
 def whole_text(value: float) -> str:
     """A whole number in full, with thousands separators: ``4,999,950``."""
     return f"{round(value):,}"
-
-
-def offset_text(offset: float) -> str:
-    """How the chart shows an offset once: ``+4,999,949,990`` (whole) or ``+4.99995e+09``."""
-    if float(offset).is_integer():
-        return f"+{whole_text(offset)}" if offset >= 0 else whole_text(offset)
-    return f"{offset:+.9g}"
 
 
 def nice_step(span: float, intervals: int, *, whole: bool) -> float:
@@ -159,3 +169,24 @@ def tick_labels(
         if len(set(labels)) == len(labels):
             return labels, offset
     return tuple(f"+{difference!r}" for difference in differences), offset
+
+
+@dataclass(frozen=True)
+class Axis:
+    """A left axis as drawn: its ticks, and the row of each label."""
+
+    ticks: Ticks
+    rows: dict[int, str]
+
+
+def left_axis(low: float, high: float, rows: int, *, whole: bool, widest: int) -> Axis:
+    """Round ticks for values from ``low`` to ``high`` on ``rows`` rows, each label on the row
+    nearest its value (top row: the axis' highest tick)."""
+    most = 2 if rows < 4 else 3 if rows < 9 else 5
+    ticks = axis_ticks(low, high, most, whole=whole, widest=widest)
+    span = max(1, rows - 1)
+    at: dict[int, str] = {}
+    for value, label in zip(ticks.values, ticks.labels, strict=True):
+        row = round((ticks.high - value) / (ticks.high - ticks.low) * span)
+        at.setdefault(min(rows - 1, max(0, row)), label)
+    return Axis(ticks, at)

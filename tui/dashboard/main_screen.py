@@ -20,7 +20,7 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
 from textual.widgets import Footer
 
-from engine import Config
+from engine import Config, GeneticAlgorithm, Snapshot
 from tui.dashboard.actions import bindings
 from tui.dashboard.actions.record_keys import RecordKeys
 from tui.dashboard.actions.travel_keys import BIG_STEP, TravelKeys
@@ -93,6 +93,11 @@ class MainScreen(Screen[None]):
         """The past generation shown, if any."""
         self._mounted = False
 
+    def _after_step(self, algorithm: GeneticAlgorithm, snapshot: Snapshot) -> None:
+        """In the engine thread, after each step: record it, measure diversity explained."""
+        self.recording.observe(algorithm, snapshot)
+        self.run.variation.observe(algorithm, snapshot)
+
     # Layout -------------------------------------------------------------------------------
 
     def compose(self) -> ComposeResult:
@@ -122,7 +127,7 @@ class MainScreen(Screen[None]):
         self.runner = self.query_one(EngineRunner)
         if self.opening_speed is not None:
             self.runner.set_speed(SPEED_LIMITS.index(self.opening_speed))
-        self.runner.after_step = self.recording.observe
+        self.runner.after_step = self._after_step
         self.board = self.query_one(Board)
         self.population_view = self.query_one(PopulationView)
         self.table = self.query_one(PopulationTable)
