@@ -156,3 +156,22 @@ async def test_the_diversity_explained_view_plots_each_stage_and_the_shares(
         await pilot.press("n")
         await wait_for(pilot, lambda: len(app.main_screen.run.series) == 7, "one more step")
         assert len(app.main_screen.run.variation) == 5
+
+
+async def test_the_chart_redrawn_for_a_new_width_keeps_its_right_axis(wait_for: WaitFor) -> None:
+    # The placement map (`v`) narrows the chart, as zooming a large board (`z`) does.
+    app = QueensApp(Config(n=12, population=200, seed=3, stop_when_solved=False), frozen_clock=True)
+    async with app.run_test(size=(100, 32)) as pilot:
+        for generation in range(1, 5):
+            await pilot.press("n")
+            await wait_for(
+                pilot, lambda g=generation: len(app.main_screen.run.series) == g + 1, "a step"
+            )
+        app.main_screen.painter.repaint(force=True)
+        await pilot.pause()
+        await pilot.press("v")
+        await pilot.pause(0.3)
+        # What the screen shows, not what the widget would draw now: lines drawn for the old
+        # width lost their right-hand axis.
+        screen = app.export_screenshot()
+        assert "├1" in screen and "├0" in screen

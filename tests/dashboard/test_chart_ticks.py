@@ -7,7 +7,7 @@ import math
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tui.dashboard.chart_ticks import WIDEST_LABEL, axis_ticks, offset_text
+from tui.dashboard.chart_ticks import WIDEST_LABEL, axis_ticks, indistinct, origin_text
 
 values = st.floats(min_value=-1e12, max_value=1e12, allow_nan=False, allow_infinity=False)
 
@@ -38,7 +38,9 @@ def test_pairs_fitness_at_n_100000_reads_as_offsets_from_one_value() -> None:
     ticks = axis_ticks(4_999_949_991, 4_999_950_000, 5, whole=True)
     assert ticks.labels == ("0", "+5", "+10")
     assert ticks.offset == 4_999_949_990
-    assert offset_text(ticks.offset) == "+4,999,949,990"
+    assert origin_text(ticks.offset) == "0 = 4,999,949,990"
+    assert indistinct(4_999_949_991, 4_999_950_000)
+    assert not indistinct(10, 28) and not indistinct(0, 0)
 
 
 def test_whole_numbers_are_written_in_full_when_they_fit() -> None:

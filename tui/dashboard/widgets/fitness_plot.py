@@ -112,6 +112,7 @@ class FitnessPlot(Widget):
         self.x_label = "generations"
         """What the x axis counts."""
         self._lines: list[Strip] | None = None
+        self._drawn_size = (0, 0)
         self._mark: float | None = None
         self._chosen = False
         self._opened = False
@@ -200,6 +201,7 @@ class FitnessPlot(Widget):
     def on_resize(self) -> None:
         """Redraw for the new area."""
         self._lines = None
+        self.refresh()
 
     def plotted_series(self) -> dict[str, npt.NDArray[np.float64]]:
         """The left-axis lines of the fitness or conflicts view, by name."""
@@ -208,9 +210,16 @@ class FitnessPlot(Widget):
         return self._fitness
 
     def render_line(self, y: int) -> Strip:
-        """One line of the chart (all lines are drawn together, on the first call)."""
-        if self._lines is None:
-            self._lines = self._draw(self.size.width, self.size.height)
+        """One line of the chart (all lines are drawn together, on the first call).
+
+        Drawn again whenever the size changed: the screen may paint a resized widget before its
+        resize event arrives, and lines of the old width would be cut (the right axis and the
+        last x lost) and stay so.
+        """
+        size = (self.size.width, self.size.height)
+        if self._lines is None or self._drawn_size != size:
+            self._lines = self._draw(*size)
+            self._drawn_size = size
         if y < len(self._lines):
             return self._lines[y]
         return Strip.blank(self.size.width, self.rich_style)
