@@ -14,11 +14,11 @@ few dozen of five billion, where short forms all read ``5G``.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Final
 
-STEP_FACTORS: Final = (1.0, 2.0, 2.5, 5.0, 10.0)
+STEP_FACTORS: Final = (1.0, 2.0, 2.5, 5.0)
 """A step is one of these times a power of ten (2.5 only for quantities that need not be
 whole)."""
 WIDEST_LABEL: Final = 9
@@ -83,25 +83,29 @@ def whole_text(value: float) -> str:
     return f"{round(value):,}"
 
 
-def nice_step(span: float, intervals: int, *, whole: bool) -> float:
-    """The smallest round step that cuts ``span`` into at most ``intervals`` intervals.
+def nice_steps(smallest: float, *, whole: bool) -> Iterator[float]:
+    """Round steps from ``smallest`` up: 1, 2, 2.5, 5 times powers of ten (whole steps of 1 at
+    least, and no 2.5, when ``whole``)."""
+    if whole:
+        smallest = max(smallest, 1.0)
+    power = 10.0 ** math.floor(math.log10(smallest))
+    while True:
+        for factor in STEP_FACTORS:
+            step = factor * power
+            if whole and step != round(step):
+                continue
+            if step >= smallest * (1 - 1e-12):
+                yield float(round(step)) if whole else step
+        power *= 10
 
-    Args:
-        span: The range to cover (positive).
-        intervals: Intervals wanted at most (at least 1).
-        whole: Steps of whole numbers only (1 at least).
-    """
-    raw = span / max(1, intervals)
-    if whole and raw <= 1:
-        return 1.0
-    power = 10.0 ** math.floor(math.log10(raw))
-    for factor in STEP_FACTORS:
-        if whole and factor == 2.5:
-            continue
-        step = factor * power
-        if step >= raw * (1 - 1e-12):
-            break
-    return float(round(step)) if whole else step
+
+def _bounds(low: float, high: float, step: float) -> tuple[int, int]:
+    """The multiples of ``step`` at or below ``low`` and at or above ``high``."""
+    first, last = math.floor(low / step), math.ceil(high / step)
+    # Quotients that underflow or round (a value a hair below 0) must still be covered.
+    first -= first * step > low
+    last += last * step < high
+    return first, last
 
 
 def axis_ticks(
@@ -117,8 +121,8 @@ def axis_ticks(
     Args:
         low: The lowest value to show.
         high: The highest value to show.
-        most: Ticks wanted at most (2 at least); the axis may get one more when its ends are
-            rounded out.
+        most: Ticks wanted at most (2 at least); the axis may get one more when rounding its
+            ends out leaves no better choice.
         whole: The quantity is whole (conflicts, pairs fitness): ticks are whole numbers.
         widest: Longest label wanted.
     """
@@ -129,11 +133,18 @@ def axis_ticks(
         low, high = math.floor(low), math.ceil(high)
     if high == low:
         low, high = (low - 1, high + 1) if low != 0 else (0.0, 1.0)
-    step = nice_step(high - low, max(1, most - 1), whole=whole)
-    first, last = math.floor(low / step), math.ceil(high / step)
-    if last - first > most:  # rounding out both ends may add one interval, never two
-        step = nice_step(high - low, max(1, most - 2), whole=whole)
-        first, last = math.floor(low / step), math.ceil(high / step)
+    # The first step whose ticks are at most ``most`` (or, failing that a step further on, one
+    # more than that), both ends rounded out.
+    fallback: tuple[float, int, int] | None = None
+    for tried, step in enumerate(nice_steps((high - low) / most, whole=whole)):
+        first, last = _bounds(low, high, step)
+        if last - first <= max(1, most - 1):
+            break
+        if fallback is None and last - first <= most:
+            fallback, fell_at = (step, first, last), tried
+        elif fallback is not None and tried > fell_at:
+            step, first, last = fallback
+            break
     counts = range(first, last + 1)
     values = tuple(float(count * step) for count in counts)
     labels, offset = tick_labels(counts, step, whole=whole, widest=widest)
