@@ -41,6 +41,7 @@ class VariationSeries:
         self._columns: dict[str, list[float]] = {name: [] for name in COLUMNS}
         self.measured = 0
         """Generations measured since the run began (also those let go since)."""
+        self._last: tuple[int, float] = (-1, 0.0)
 
     def reset(self, algorithm: GeneticAlgorithm | None) -> None:
         """Follow a new run (``None``: none), from nothing."""
@@ -48,17 +49,24 @@ class VariationSeries:
             self._algorithm = algorithm
             self._columns = {name: [] for name in COLUMNS}
             self.measured = 0
+            self._last = (-1, 0.0)
+            if algorithm is not None:
+                self._last = (algorithm.snapshot.generation, algorithm.snapshot.stats.entropy)
 
     def __len__(self) -> int:
         return len(self._columns["generation"])
 
     def observe(self, algorithm: GeneticAlgorithm, snapshot: Snapshot) -> None:
         """The engine thread stepped ``algorithm``: measure the new generation if enabled."""
-        if not self.enabled or algorithm is not self._algorithm or snapshot.lineage is None:
+        if algorithm is not self._algorithm:
             return
-        history = algorithm.history
-        entropy = history.column("entropy", max(0, len(history) - 2))
-        previous = float(entropy[-2]) if entropy.shape[0] > 1 else None
+        if not self.enabled or snapshot.lineage is None:
+            self._last = (snapshot.generation, snapshot.stats.entropy)
+            return
+        # The diversity of g - 1 is the one published with it: known if it was seen.
+        last_generation, last_entropy = self._last
+        previous = last_entropy if last_generation == snapshot.generation - 1 else None
+        self._last = (snapshot.generation, snapshot.stats.entropy)
         effects = variation_effects(
             snapshot.lineage,
             snapshot.population,
