@@ -5,8 +5,9 @@ them, so the engine thread measures each one right after its step (the runner's 
 hook) and appends the figures here; the chart reads a copy.
 
 Measuring costs about a third of a generation of the default GA at N = 64 (an evaluation of
-the crossed children and two column entropies; 1.9 ms against a 5.6 ms step at P = 1,000), so it is done only while the chart shows it
-(:attr:`VariationSeries.enabled`); a run that is not watched this way is not slowed down.
+the crossed children and two column entropies; 1.9 ms against a 5.6 ms step at P = 1,000),
+so it is done only while the chart shows it (:attr:`VariationSeries.enabled`); a run that is
+not watched this way is not slowed down.
 The series stays bounded however long the run: past :data:`LIMIT` generations, every other
 one is let go.
 """
