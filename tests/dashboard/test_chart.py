@@ -175,3 +175,22 @@ async def test_the_chart_redrawn_for_a_new_width_keeps_its_right_axis(wait_for: 
         # width lost their right-hand axis.
         screen = app.export_screenshot()
         assert "├1" in screen and "├0" in screen
+
+
+async def test_zooming_a_large_board_leaves_the_chart_whole(wait_for: WaitFor) -> None:
+    app = QueensApp(Config(n=400, population=20, seed=3, stop_when_solved=False), frozen_clock=True)
+    async with app.run_test(size=(100, 32)) as pilot:
+        for generation in range(1, 4):
+            await pilot.press("n")
+            await wait_for(
+                pilot, lambda g=generation: len(app.main_screen.run.series) == g + 1, "a step"
+            )
+        app.main_screen.painter.repaint(force=True)
+        await pilot.pause()
+        await pilot.press("z")  # the zoomed board takes a column from the chart
+        await pilot.pause(0.3)
+        assert app.main_screen.board.zoomed
+        screen = app.export_screenshot()
+        assert "├1" in screen and "├0" in screen
+        last_line = app.main_screen.plot.render_line(app.main_screen.plot.size.height - 1).text
+        assert last_line.split() == ["0", "generations", "3"]
