@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 from engine import Config, GeneticAlgorithm
+from engine.crossover import CROSSOVERS, PERMUTATION_CROSSOVERS
 from engine.errors import ConfigError
 from engine.fitness import evaluate
 from engine.lineage import COPY, CROSSED
@@ -120,3 +121,45 @@ def test_the_run_is_the_same_bit_for_bit_whether_the_effects_are_read_or_not() -
     for column in ("best_fitness", "mean_fitness", "entropy"):
         assert np.array_equal(watched.history.column(column), alone.history.column(column))
     assert watched.rng.bit_generator.state == alone.rng.bit_generator.state
+
+
+@pytest.mark.parametrize("crossover", sorted(CROSSOVERS))
+@pytest.mark.parametrize(
+    ("children_per_couple", "clone_uncrossed"), [(1, True), (2, True), (2, False)]
+)
+def test_every_crossover_and_couple_size_rebuilds_the_children_made(
+    crossover: str, children_per_couple: int, clone_uncrossed: bool
+) -> None:
+    encoding = "permutation" if crossover in PERMUTATION_CROSSOVERS else "integer"
+    config = Config(
+        n=9,
+        population=25,
+        seed=13,
+        encoding=encoding,
+        crossover=crossover,
+        crossover_rate=0.5,
+        children_per_couple=children_per_couple,
+        clone_uncrossed=clone_uncrossed,
+        mutation="swap" if encoding == "permutation" else "random-reset",
+        stop_when_solved=False,
+    )
+    algorithm = GeneticAlgorithm(config)
+    for _ in range(4):
+        snapshot = algorithm.step()
+        lineage = snapshot.lineage
+        assert lineage is not None and lineage.births is not None
+        children = unmutated_children(lineage)
+        assert children.genomes.shape[0] == config.children_per_generation or not clone_uncrossed
+        # A child not crossed is a copy of the parent in its place of the couple.
+        copies = np.setdiff1d(np.arange(children.genomes.shape[0]), children.crossed)
+        assert np.array_equal(
+            children.genomes[copies], lineage.previous.take(children.heads[copies], axis=0)
+        )
+        made = {row.tobytes() for row in children.genomes}
+        kinds = lineage.kinds
+        for index in np.flatnonzero((kinds == COPY) | (kinds == CROSSED)):
+            assert lineage.unmutated[index].tobytes() in made
+        effects = effects_of(algorithm)
+        if not clone_uncrossed:
+            assert children.crossed.shape[0] == children.genomes.shape[0]
+        assert math.isnan(effects.crossover.improved) == (children.crossed.shape[0] == 0)
