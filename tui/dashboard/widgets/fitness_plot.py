@@ -268,7 +268,7 @@ class FitnessPlot(Widget):
         explained = self.explained
         texts = explained.texts(width)
         if explained.size == 0 or width < 12:
-            note = "diversity explained: measured from the next step on (run, or n)"
+            note = "measured while shown, from the run's next generation (space or n)"
             return self._text_strips([texts.legend, [(note, None)]], width, base)
         # Legend and summary of each panel, then the x axis: the rest is plot.
         free = height - 5
