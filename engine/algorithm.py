@@ -194,6 +194,7 @@ class GeneticAlgorithm:
         births = Births(self._operators, self._snapshot.best_index) if self._lineage else UNNOTED
         self._births = births
         children, scored = self._offspring(state.population, state.fitness, state.conflicts)
+        self._births.note_evaluated(scored.fitness)
         state.evaluations += children.shape[0]
         improved = children.shape[0] > 0
         if self.config.survivor == "threshold":

@@ -93,6 +93,7 @@ class Births:
         self.generator: tuple[type[np.random.BitGenerator], Mapping[str, Any]] | None = None
         self.crossed: tuple[Genomes, ...] = ()
         self.unique: BoolArray | None = None
+        self.evaluated_fitness: FloatArray | None = None
         self.passed: BoolArray | None = None
         self.survivors: IntArray = np.zeros(0, dtype=np.int64)
         self.newcomers: IntArray | None = None
@@ -121,6 +122,11 @@ class Births:
     def note_unique(self, kept: BoolArray) -> None:
         """Which children were never seen before (the others were dropped)."""
         self.unique = kept
+
+    def note_evaluated(self, fitness: FloatArray) -> None:
+        """The fitness of the children that remained after the uniqueness filter, as
+        evaluated (before the threshold, if any)."""
+        self.evaluated_fitness = fitness
 
     def note_passed(self, passed: BoolArray) -> None:
         """Which of the remaining children passed the threshold."""
@@ -188,6 +194,9 @@ class Unnoted(Births):
         return CROSSOVERS[crossover](first, second, rng)
 
     def note_unique(self, kept: BoolArray) -> None:
+        """Nothing to note."""
+
+    def note_evaluated(self, fitness: FloatArray) -> None:
         """Nothing to note."""
 
     def note_passed(self, passed: BoolArray) -> None:
@@ -289,6 +298,12 @@ class Lineage:
     def best_index(self) -> int:
         """The generation's best individual (the snapshot's ``best_index``)."""
         return self._best
+
+    @property
+    def births(self) -> Births | None:
+        """What the generation noted about its children, all of them, also those that did
+        not get in (``None`` for generation 0)."""
+        return self._births
 
     @property
     def previous(self) -> Genomes:

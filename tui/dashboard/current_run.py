@@ -12,6 +12,7 @@ from typing import Final
 
 from engine import Snapshot
 from tui.dashboard.history_series import HistorySeries
+from tui.dashboard.variation_series import VariationSeries
 
 RUN_STATES: Final = ("idle", "running", "paused", "solved", "stopped", "error")
 """What :attr:`CurrentRun.state` may be."""
@@ -25,6 +26,8 @@ class CurrentRun:
     """The newest snapshot of the run (in time travel: the past generation shown)."""
     series: HistorySeries = field(default_factory=HistorySeries)
     """The run's history, as the charts read it."""
+    variation: VariationSeries = field(default_factory=VariationSeries)
+    """Diversity explained, per generation, measured in the engine thread while shown."""
     state: str = "idle"
     """One of :data:`RUN_STATES`."""
     inspected: tuple[Snapshot, int] | None = None

@@ -197,9 +197,11 @@ class MainScreen(Screen[None]):
         self.footer.show_command_palette = width >= WIDE_WIDTH
 
     def _after_step(self, algorithm: GeneticAlgorithm, snapshot: Snapshot) -> None:
-        """From the engine thread, every generation: keep it in memory, record it."""
+        """From the engine thread, every generation: keep it in memory, record it, measure
+        diversity explained (while that view is shown)."""
         self.ring.observe(algorithm, snapshot)
         self.recording.observe(algorithm, snapshot)
+        self.run.variation.observe(algorithm, snapshot)
 
     def on_unmount(self) -> None:
         """End the run's record (``interrupted`` unless it finished) and close the store."""

@@ -103,6 +103,8 @@ class Painter:
         """The snapshot the table shows."""
         self.plotted = -1
         """How many generations the chart shows (-1: it must be drawn again)."""
+        self.explained = -1
+        """How many generations of diversity explained the chart was given (-1: none)."""
         self.listed: tuple[Snapshot, int] | None = None
         """The individual whose attacking pairs are listed."""
         self.origin: tuple[tuple[Snapshot, int], Origin | None] | None = None
@@ -117,6 +119,9 @@ class Painter:
         self.rate = 0.0
         self.table_snapshot = None
         self.plotted = -1
+        self.explained = -1
+        self.run.variation.reset(self.runner.algorithm)
+        self.plot.new_run()
 
     def redraw_chart(self) -> None:
         """The chart must be drawn again (a new axis, the best again, a past generation)."""
@@ -126,6 +131,9 @@ class Painter:
         """One frame: status and board always, table and sparklines at 5 Hz, chart at 2 Hz."""
         self.frame += 1
         self._measure_rate()
+        # Diversity explained costs the engine thread a share of each generation: only while
+        # the chart shows it.
+        self.run.variation.enabled = self.plot.metric == "explained"
         snapshot = self.run.latest
         with self._batch_update():
             self.paint_status()
@@ -235,7 +243,15 @@ class Painter:
     def paint_plot(self) -> None:
         """The chart, if the history grew (not while an individual is inspected)."""
         series = self.run.series
-        if self.plotted == len(series) or self.run.inspected is not None:
+        if self.run.inspected is not None:
+            return
+        variation = self.run.variation
+        if self.plot.metric == "explained" and self.explained != variation.measured:
+            self.explained = variation.measured
+            self.plot.show_explained(
+                {name: thinned(values, PLOT_POINTS) for name, values in variation.columns().items()}
+            )
+        if self.plotted == len(series):
             return
         self.plotted = len(series)
         columns = series.columns

@@ -10,7 +10,6 @@ be compared, but conflicts can.
 
 from __future__ import annotations
 
-import math
 import random
 from collections.abc import Sequence
 from typing import ClassVar, Final
@@ -26,6 +25,7 @@ from textual_plotext import PlotextPlot
 from engine import Config, GeneticAlgorithm, Snapshot
 from engine.presets import PRESETS
 from tui.dashboard.board_pictures import Position
+from tui.dashboard.chart_ticks import axis_ticks
 from tui.dashboard.widgets.board import Board
 from tui.dashboard.widgets.engine_runner import EngineRunner
 from tui.dashboard.widgets.preset_select import preset_options
@@ -339,15 +339,20 @@ class RaceScreen(Screen[None]):
         plt = self.plot.plt
         plt.clear_data()
         plt.clear_figure()
-        highest = 1.0
+        highest = 0.0
         for side, algorithm, generation in zip(SIDES, algorithms, generations, strict=True):
             values = self._best_conflicts(algorithm, generation)
             xs, ys = thinned_pairs(values, PLOT_POINTS)
             plt.plot(xs, ys, color=COLOURS[side], marker="braille")
             highest = max(highest, *ys)
-        # Conflicts are whole numbers: no 0.17 ticks.
-        step = max(1, math.ceil(highest / 5))
-        plt.yticks(list(range(0, int(highest) + step, step)))
+        # Conflicts and generations are whole numbers, from 0: no 0.17 ticks, and at generation
+        # 0 (one point a side) no axes from -1 to 1, which plotext draws around a lone point.
+        conflicts = axis_ticks(0, highest, 5, whole=True)
+        plt.ylim(conflicts.low, conflicts.high)
+        plt.yticks(list(conflicts.values), list(conflicts.labels))
+        generations_axis = axis_ticks(0, max(1, *generations), 5, whole=True)
+        plt.xlim(generations_axis.low, generations_axis.high)
+        plt.xticks(list(generations_axis.values), list(generations_axis.labels))
         plt.xlabel(f"generations (N = {self.n}, seed {self.seed})")
         self.plot.refresh()
 

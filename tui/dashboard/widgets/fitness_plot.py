@@ -2,9 +2,12 @@
 
 Drawn by this widget itself rather than by plotext, so that every series keeps its own colour
 and its own line style (solid, dashed, dotted: readable without colour too), best is drawn
-last (on top), every row of the area is plot (one legend line, one axis line), and the tick
-labels stay short however large the numbers (``1.2k``, ``5.0G``). The y axis shows fitness or
-conflicts (comparable across fitness shapes: 0 is a solution); ``c`` or a click switches.
+last (on top), every row of the area is plot (one legend line, one axis line), and the ticks
+are round and read differently however large the numbers (see
+:mod:`~tui.dashboard.chart_ticks`). ``c`` or a click cycles the views: fitness, conflicts
+(comparable across fitness shapes: 0 is a solution; the first view where fitness cannot be
+told apart, as pairs fitness at large N), and diversity explained (see
+:mod:`~tui.dashboard.explained_figures`).
 """
 
 from __future__ import annotations
@@ -22,6 +25,9 @@ from textual import events
 from textual.reactive import reactive
 from textual.strip import Strip
 from textual.widget import Widget
+
+from tui.dashboard.chart_ticks import compact_number, indistinct, left_axis, origin_text
+from tui.dashboard.explained_figures import ExplainedFigures, Piece
 
 BRAILLE_BASE: Final = 0x2800
 """The blank Braille pattern; the dots are bits added to it."""
@@ -54,51 +60,31 @@ STYLES: Final = {
     "worst": LineStyle("#ff5f5f", "┄", 1, 3),
     "diversity": LineStyle("#d787ff", "·", 1, 5),
     "mark": LineStyle("#ffd700", "│", 1, 1),
+    # Diversity explained: the diversity at each stage of a generation...
+    "previous": LineStyle("#a8a8a8", "·", 1, 4),
+    "parents": LineStyle("#ffaf5f", "╍", 4, 6),
+    "crossed": LineStyle("#5fd7ff", "┄", 1, 3),
+    "current": LineStyle("#d787ff", "━", 1, 1),
+    # ... and the shares of children improved (green) or made worse (red) by each operator.
+    "crossover improved": LineStyle("#5fd75f", "━", 1, 1),
+    "mutation improved": LineStyle("#5fd75f", "╍", 4, 6),
+    "crossover worse": LineStyle("#ff5f5f", "━", 1, 1),
+    "mutation worse": LineStyle("#ff5f5f", "╍", 4, 6),
 }
-"""Line styles; later entries are drawn first, so best is on top."""
+"""Line styles by series; in each view, the lines listed last are drawn on top."""
+RIGHT_AXIS: Final = 2
+"""Columns of the right-hand axis (its line and a label: the diversity's 0 and 1)."""
 
-METRICS: Final = ("fitness", "conflicts")
-"""What the left axis can show."""
+METRICS: Final = ("fitness", "conflicts", "explained")
+"""The chart's views, in the order ``c`` cycles them."""
 
 COLOURS: Final = {name: style.colour for name, style in STYLES.items()}
 """The colour of each series."""
 
 
-def compact_number(value: float, digits: int = 3) -> str:
-    """A number short enough for an axis: ``28``, ``27.5``, ``1.2k``, ``5G``.
-
-    Args:
-        value: The number.
-        digits: Significant digits at most.
-    """
-    size = abs(value)
-    for limit, suffix in ((1e12, "T"), (1e9, "G"), (1e6, "M"), (1e3, "k")):
-        if size >= limit:
-            return f"{value / limit:.{digits}g}{suffix}"
-    if size < 1e-3:
-        return "0" if value == 0 else f"{value:.1e}"
-    return f"{value:.{digits}g}"
-
-
-def distinct_labels(values: Sequence[float], widest: int = 9) -> list[str]:
-    """Labels for tick values, with just enough digits that different values read differently.
-
-    Args:
-        values: The tick values.
-        widest: Longest label allowed; beyond it the labels may repeat.
-    """
-    labels = [compact_number(value) for value in values]
-    for digits in range(3, 10):
-        labels = [compact_number(value, digits) for value in values]
-        distinct = len(set(labels)) == len(set(values))
-        if distinct or max(map(len, labels)) >= widest:
-            break
-    return labels
-
-
 def legend_markup() -> str:
-    """What the chart panel's border says: how to switch the left axis."""
-    return "[b]c[/]: fitness ⇄ conflicts"
+    """What the chart panel's border says: how to switch the view."""
+    return "[b]c[/]: fitness/conflicts/diversity"
 
 
 class FitnessPlot(Widget):
@@ -115,7 +101,7 @@ class FitnessPlot(Widget):
     COMPONENT_CLASSES: ClassVar[set[str]] = {"fitness-plot--axis"}
 
     metric: reactive[str] = reactive("fitness")
-    """What the left axis shows: ``fitness`` or ``conflicts``."""
+    """The view: ``fitness``, ``conflicts`` or ``explained`` (diversity explained)."""
 
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
@@ -126,7 +112,12 @@ class FitnessPlot(Widget):
         self.x_label = "generations"
         """What the x axis counts."""
         self._lines: list[Strip] | None = None
+        self._drawn_size = (0, 0)
         self._mark: float | None = None
+        self._chosen = False
+        self._opened = False
+        self.explained = ExplainedFigures()
+        """The diversity-explained view's data and drawing."""
 
     def show(
         self,
@@ -155,7 +146,32 @@ class FitnessPlot(Widget):
         self.x_label = x_label
         self._mark = None
         self._lines = None
+        self._open_on_a_readable_view()
         self.refresh()
+
+    def show_explained(self, columns: Mapping[str, Sequence[float]]) -> None:
+        """New data for the diversity-explained view (see
+        :class:`~tui.dashboard.variation_series.VariationSeries`), already thinned."""
+        self.explained.update(columns)
+        if self.metric == "explained":
+            self._lines = None
+            self.refresh()
+
+    def new_run(self) -> None:
+        """A new run: open it on fitness again, or on conflicts where fitness cannot be told
+        apart (unless the view was chosen with ``c``)."""
+        self._opened = False
+
+    def _open_on_a_readable_view(self) -> None:
+        if self._opened or self._chosen or self._x.size == 0:
+            return
+        self._opened = True
+        best = self._fitness.get("best")
+        if best is not None and best.size and self._conflicts:
+            lines = [line for line in self._fitness.values() if line.size]
+            low = min(float(line.min()) for line in lines)
+            high = max(float(line.max()) for line in lines)
+            self.metric = "conflicts" if indistinct(low, high) else "fitness"
 
     def mark(self, x: float | None) -> None:
         """Mark one x (the generation shown while travelling in time) with a vertical line.
@@ -167,7 +183,9 @@ class FitnessPlot(Widget):
         self.refresh()
 
     def toggle_metric(self) -> None:
-        """Switch the left axis between fitness and conflicts."""
+        """The next view: fitness, conflicts, diversity explained (the choice then holds for
+        later runs too)."""
+        self._chosen = True
         self.metric = METRICS[(METRICS.index(self.metric) + 1) % len(METRICS)]
 
     def watch_metric(self) -> None:
@@ -176,24 +194,32 @@ class FitnessPlot(Widget):
         self.refresh()
 
     def on_click(self, event: events.Click) -> None:
-        """A click switches the left axis."""
+        """A click switches the view."""
         event.stop()
         self.toggle_metric()
 
     def on_resize(self) -> None:
         """Redraw for the new area."""
         self._lines = None
+        self.refresh()
 
     def plotted_series(self) -> dict[str, npt.NDArray[np.float64]]:
-        """The left-axis lines of the current metric, by name."""
+        """The left-axis lines of the fitness or conflicts view, by name."""
         if self.metric == "conflicts" and self._conflicts:
             return self._conflicts
         return self._fitness
 
     def render_line(self, y: int) -> Strip:
-        """One line of the chart (all lines are drawn together, on the first call)."""
-        if self._lines is None:
-            self._lines = self._draw(self.size.width, self.size.height)
+        """One line of the chart (all lines are drawn together, on the first call).
+
+        Drawn again whenever the size changed: the screen may paint a resized widget before its
+        resize event arrives, and lines of the old width would be cut (the right axis and the
+        last x lost) and stay so.
+        """
+        size = (self.size.width, self.size.height)
+        if self._lines is None or self._drawn_size != size:
+            self._lines = self._draw(*size)
+            self._drawn_size = size
         if y < len(self._lines):
             return self._lines[y]
         return Strip.blank(self.size.width, self.rich_style)
@@ -201,65 +227,150 @@ class FitnessPlot(Widget):
     # Drawing ------------------------------------------------------------------------------
 
     def _draw(self, width: int, height: int) -> list[Strip]:
+        if self.metric == "explained":
+            return self._draw_explained(width, height)
         base = self.rich_style
         axis = base + self.get_component_rich_style("fitness-plot--axis", partial=True)
-        legend = self._legend(width, base)
         series = self.plotted_series()
         rows = height - 2
         if self._x.size == 0 or not series or rows < 1 or width < 12:
-            return [legend]
+            return [self._legend(width, base, None)]
         values = np.concatenate([line for line in series.values() if line.size])
         low, high = float(values.min()), float(values.max())
-        if self.metric == "conflicts":
+        conflicts = series is self._conflicts
+        if conflicts:
             low = 0.0
-        if high == low:
-            low, high = low - 1, high + 1
-        tick_rows = self._tick_rows(rows)
-        span = max(1, rows - 1)
-        tick_values = [high - r / span * (high - low) for r in tick_rows]
-        labels = distinct_labels(tick_values)
-        gutter = max(map(len, labels))
-        right = 2
-        plot_width = width - gutter - 1 - right
-        if plot_width < 4:
-            return [legend]
+        # Whole ticks where the quantity is whole: conflicts, and fitness whose best and worst
+        # are whole numbers (pairs, collisions); mean conflicts may be 8.33, its axis need not.
+        whole = conflicts or all(
+            bool(np.all(series[name] == np.round(series[name])))
+            for name in ("best", "worst")
+            if name in series
+        )
+        left = left_axis(low, high, rows, whole=whole, widest=self._widest(width))
+        gutter = max(map(len, left.ticks.labels))
+        bottom, top = left.ticks.low, left.ticks.high
+        layers = [("diversity", self._diversity, 0.0, 1.0)]
+        layers += [
+            (name, series[name], bottom, top) for name in ("worst", "mean") if name in series
+        ]
+        layers += [("best", series["best"], bottom, top)] if "best" in series else []
+        right = {0: "1", rows - 1: "0"}
+        strips = [self._legend(width, base, left.ticks.offset)]
+        strips += self._panel(rows, width, gutter, self._x, layers, left.rows, right, axis, base)
+        strips.append(self._x_axis(gutter, width, axis, base))
+        return strips
+
+    def _draw_explained(self, width: int, height: int) -> list[Strip]:
+        """Diversity at each stage of a generation above, the operators' shares below."""
+        base = self.rich_style
+        axis = base + self.get_component_rich_style("fitness-plot--axis", partial=True)
+        explained = self.explained
+        texts = explained.texts(width)
+        if explained.size == 0 or width < 12:
+            note = "measured while shown, from the run's next generation (space or n)"
+            return self._text_strips([texts.legend, [(note, None)]], width, base)
+        # Legend and summary of each panel, then the x axis: the rest is plot.
+        free = height - 5
+        share_rows = 0 if free < 6 else free * 2 // 5
+        rows = max(1, free - share_rows)
+        low, high = explained.diversity_range()
+        left = left_axis(low, high, rows, whole=False, widest=self._widest(width))
+        shares = left_axis(0.0, 100.0, max(share_rows, 1), whole=True, widest=4)
+        shares_rows = {row: f"{label}%" for row, label in shares.rows.items()}
+        gutter = max(len(label) for label in (*left.ticks.labels, *shares_rows.values()))
+        bottom, top = left.ticks.low, left.ticks.high
+        layers = [(name, line, bottom, top) for name, line in explained.stage_lines()]
+        strips = self._text_strips([texts.legend, texts.summary], width, base)
+        strips += self._panel(rows, width, gutter, explained.x, layers, left.rows, None, axis, base)
+        strips += self._text_strips([texts.shares_legend], width, base)
+        if share_rows:
+            layers = [(name, line, 0.0, 1.0) for name, line in explained.share_lines()]
+            strips += self._panel(
+                share_rows, width, gutter, explained.x, layers, shares_rows, None, axis, base
+            )
+        strips += self._text_strips([texts.shares], width, base)
+        strips.append(self._x_axis(gutter, width, axis, base))
+        return strips[:height]
+
+    @staticmethod
+    def _widest(width: int) -> int:
+        """Longest tick label for a chart this wide: at most 9, a quarter of a narrow one."""
+        return max(4, min(9, (width - 10) // 3))
+
+    def _text_strips(
+        self, lines: Sequence[Sequence[Piece]], width: int, base: Style
+    ) -> list[Strip]:
+        """Lines of pieces, each cropped to the width: a piece of a series takes its glyph and
+        colour."""
+        strips = []
+        for line in lines:
+            segments = [
+                Segment(text, base)
+                if name is None
+                else Segment(STYLES[name].glyph + text, base + Style(color=STYLES[name].colour))
+                for text, name in line
+            ]
+            strips.append(Strip(segments).crop(0, width).extend_cell_length(width, base))
+        return strips
+
+    def _panel(
+        self,
+        rows: int,
+        width: int,
+        gutter: int,
+        x: npt.NDArray[np.float64],
+        layers: Sequence[tuple[str, npt.NDArray[np.float64], float, float]],
+        labels: Mapping[int, str],
+        right: Mapping[int, str] | None,
+        axis: Style,
+        base: Style,
+    ) -> list[Strip]:
+        """``rows`` rows of plot: the left labels, the lines (the later on top), the mark, and
+        the right axis (with its labels, if any).
+
+        Args:
+            layers: Name (in :data:`STYLES`), values by x, and the values at the bottom and top.
+        """
+        plot_width = max(1, width - gutter - 1 - RIGHT_AXIS)
         codes = np.zeros((rows, plot_width), dtype=np.int64)
         owner = np.full((rows, plot_width), -1, dtype=np.int64)
-        x0 = float(self._x[0])
-        x1 = max(float(self._x[-1]), x0 + 1)
-        layers = [("diversity", self._diversity, 1.0, 0.0)]
-        layers += [(name, series[name], high, low) for name in ("worst", "mean") if name in series]
-        layers += [("best", series["best"], high, low)] if "best" in series else []
-        for priority, (name, line, top, bottom) in enumerate(layers):
-            if line.size == self._x.size and line.size:
-                self._plot(
-                    codes, owner, self._x, line, (x0, x1), (bottom, top), STYLES[name], priority
-                )
+        x0, x1 = self._x_range()
+        for priority, (name, line, bottom, top) in enumerate(layers):
+            if line.size == x.size and line.size and top > bottom:
+                known = ~np.isnan(line)
+                if known.any():
+                    self._plot(
+                        codes,
+                        owner,
+                        x[known],
+                        line[known],
+                        (x0, x1),
+                        (bottom, top),
+                        STYLES[name],
+                        priority,
+                    )
         names = [name for name, *_ in layers]
         if self._mark is not None and x0 <= self._mark <= x1:
             column = round((self._mark - x0) / (x1 - x0) * (2 * plot_width - 1))
             codes[:, column // 2] |= BRAILLE_COLUMN[column % 2]
             owner[:, column // 2] = len(names)
             names.append("mark")
-        strips = [legend]
-        label_at = dict(zip(tick_rows, labels, strict=True))
+        strips = []
         for r in range(rows):
-            segments = [Segment(label_at.get(r, "").rjust(gutter), axis)]
-            segments.append(Segment("┤" if r in label_at else "│", axis))
+            segments = [Segment(labels.get(r, "").rjust(gutter), axis)]
+            segments.append(Segment("┤" if r in labels else "│", axis))
             segments += self._plot_segments(codes[r], owner[r], names, base)
-            side = "1" if r == 0 else "0" if r == rows - 1 else ""
-            segments.append(Segment(("│" if not side else "├") + side.ljust(1), axis))
+            side = right.get(r) if right else None
+            segments.append(Segment("│ " if side is None else f"├{side}", axis))
             strips.append(Strip(segments).crop(0, width).extend_cell_length(width, base))
-        strips.append(self._x_axis(gutter, plot_width, width, (x0, x1), axis, base))
         return strips
 
-    @staticmethod
-    def _tick_rows(rows: int) -> list[int]:
-        """Rows that get a label: top and bottom, and the middle or quarters when room."""
-        if rows <= 2:
-            return list(range(rows))
-        count = 3 if rows < 9 else 5
-        return sorted({round(i * (rows - 1) / (count - 1)) for i in range(count)})
+    def _x_range(self) -> tuple[float, float]:
+        """The first and last x of the view shown (a span of 1 at least)."""
+        x = self.explained.x if self.metric == "explained" else self._x
+        x0 = float(x[0]) if x.size else 0.0
+        return x0, max(float(x[-1]) if x.size else 0.0, x0 + 1)
 
     @staticmethod
     def _plot(
@@ -319,34 +430,33 @@ class FitnessPlot(Widget):
             start = end
         return segments
 
-    def _x_axis(
-        self,
-        gutter: int,
-        plot_width: int,
-        width: int,
-        x_range: tuple[float, float],
-        axis: Style,
-        base: Style,
-    ) -> Strip:
-        """First and last x under the plot, what x counts between them."""
-        first, last = compact_number(x_range[0]), compact_number(x_range[1])
+    def _x_axis(self, gutter: int, width: int, axis: Style, base: Style) -> Strip:
+        """First and last x under the plot, what x counts between them when there is room.
+
+        Never cut: with too little room the label goes first, then the last x.
+        """
+        x0, x1 = self._x_range()
+        first, last = compact_number(x0), compact_number(x1)
+        plot_width = max(1, width - gutter - 1 - RIGHT_AXIS)
         room = plot_width - len(first) - len(last)
         label = self.x_label if room >= len(self.x_label) + 2 else ""
-        text = first + label.center(max(0, room)) + last
+        text = first + label.center(room) + last if room >= 1 else first
         line = " " * (gutter + 1) + text
         return Strip([Segment(line, axis)]).crop(0, width).extend_cell_length(width, base)
 
-    def _legend(self, width: int, base: Style) -> Strip:
-        """The metric and each line's colour and style, shortened to fit."""
+    def _legend(self, width: int, base: Style, offset: float | None) -> Strip:
+        """The metric (and the value its axis counts from, if it has one) and each line's
+        colour and style, shortened to fit."""
         series = self.plotted_series()
         metric = "conflicts" if series is self._conflicts else "fitness"
         names = [name for name in ("best", "mean", "worst") if name in series]
         short = {"fitness": "fit", "conflicts": "conf"}[metric]
+        origin = "" if offset is None else f" ({origin_text(offset)})"
         for what, diversity in (
-            (metric, "diversity (right)"),
-            (metric, "diversity"),
-            (metric, "div"),
-            (short, "div"),
+            (metric + origin, "diversity (right)"),
+            (metric + origin, "diversity"),
+            (metric + origin, "div"),
+            (short + origin, "div"),
         ):
             length = len(what) + 1 + sum(len(name) + 2 for name in names) + len(diversity) + 1
             if length <= width:
