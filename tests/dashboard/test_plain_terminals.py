@@ -295,15 +295,20 @@ def test_unicode_flag_brings_unicode_back_and_the_palette_has_no_emoji(tmp_path:
 
 
 async def test_every_glyph_drawn_in_ascii_mode_has_a_translation() -> None:
-    """Nothing on the screens the keys reach falls back to ``?``."""
+    """Nothing on the screens the keys reach falls back to ``?``, and the boards' screens are
+    told to draw ASCII (the board draws it)."""
+    from tui.dashboard.screens import RaceScreen
+
     app = QueensApp(ascii=True, frozen_clock=True)
     async with app.run_test(size=(100, 32)) as pilot:
         for key in ("space", "ctrl+p", "escape", "question_mark", "escape", "t", "enter"):
             await pilot.press(key)
             await pilot.pause(0.3)
-        await pilot.press("escape", "space")
-        await pilot.pause(0.2)
+        await pilot.press("escape", "space", "x")
+        await pilot.pause(0.5)
         assert app.has_class("-ascii")
+        assert app.main_screen.ascii
+        assert isinstance(app.screen, RaceScreen) and app.screen.ascii
         assert app.unmapped_characters == set()
 
 
