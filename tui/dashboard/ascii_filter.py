@@ -19,6 +19,7 @@ test can name what still needs a translation.
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from functools import lru_cache
 from typing import Final
@@ -173,6 +174,38 @@ def ascii_character(character: str) -> tuple[str, float | None]:
     return "?" * width, None
 
 
+class _Translation(dict[int, str]):
+    """``str.translate``'s table: each character's ASCII text, worked out on first sight."""
+
+    def __init__(self, unmapped: set[str]) -> None:
+        super().__init__()
+        self.unmapped = unmapped
+
+    def __missing__(self, code: int) -> str:
+        character = chr(code)
+        text, _share = ascii_character(character)
+        if text.startswith("?"):
+            self.unmapped.add(character)
+        self[code] = text
+        return text
+
+
+SOLID_BLOCKS: Final = re.compile(
+    "[" + "".join(block for block, share in BLOCK_SHARES.items() if share >= 0.5) + "]+"
+)
+"""Runs of block elements that fill half their cell or more (quadrants: ▙▛▜▟ and ▚▞)."""
+
+
+TRANSLATIONS_KEPT: Final = 4096
+"""Translated segments kept for reuse (a bound on the filter's memory)."""
+
+
+@lru_cache(maxsize=1024)
+def reversed_style(style: Style | None) -> Style:
+    """``style`` with foreground and background swapped once more."""
+    return (style or Style()) + Style(reverse=not (style and style.reverse))
+
+
 class AsciiFilter(LineFilter):
     """Turns every segment's text into ASCII of the same width (see the module)."""
 
@@ -180,30 +213,42 @@ class AsciiFilter(LineFilter):
         super().__init__(enabled)
         self.unmapped: set[str] = set()
         """Characters drawn as ``?`` so far: none, once every glyph has its translation."""
+        self._translation = _Translation(self.unmapped)
+        self._done: dict[tuple[str, Style | None], list[Segment]] = {}
+        """Segments already translated: a board or a chart repeats a few, line after line."""
 
     def apply(self, segments: list[Segment], background: Color) -> list[Segment]:
         """The segments with ASCII text, block elements as reversed spaces where they fill
         half their cell or more."""
-        return [piece for segment in segments for piece in self._segment(segment)]
-
-    def _segment(self, segment: Segment) -> list[Segment]:
-        text, style, control = segment
-        if control or text.isascii():
-            return [segment]
-        pieces: list[Segment] = []
-        plain: list[str] = []
-        reversed_style = (style or Style()) + Style(reverse=not (style and style.reverse))
-        for character in text:
-            ascii_text, share = ascii_character(character)
-            if ascii_text.startswith("?") and not character.isascii():
-                self.unmapped.add(character)
-            if share is None or share < 0.5:
-                plain.append(ascii_text)
+        filtered: list[Segment] = []
+        done = self._done
+        for segment in segments:
+            text, style, control = segment
+            if control or text.isascii():
+                filtered.append(segment)
                 continue
-            if plain:
-                pieces.append(Segment("".join(plain), style))
-                plain = []
-            pieces.append(Segment(ascii_text, reversed_style))
-        if plain:
-            pieces.append(Segment("".join(plain), style))
+            pieces = done.get((text, style))
+            if pieces is None:
+                if len(done) >= TRANSLATIONS_KEPT:
+                    done.clear()
+                pieces = done[text, style] = self._translate(text, style)
+            filtered.extend(pieces)
+        return filtered
+
+    def _translate(self, text: str, style: Style | None) -> list[Segment]:
+        if SOLID_BLOCKS.search(text) is None:
+            return [Segment(text.translate(self._translation), style)]
+        return self._split(text, style)
+
+    def _split(self, text: str, style: Style | None) -> list[Segment]:
+        """A segment with solid blocks: the blocks as reversed spaces, the rest translated."""
+        pieces: list[Segment] = []
+        done = 0
+        for run in SOLID_BLOCKS.finditer(text):
+            if run.start() > done:
+                pieces.append(Segment(text[done : run.start()].translate(self._translation), style))
+            pieces.append(Segment(" " * (run.end() - run.start()), reversed_style(style)))
+            done = run.end()
+        if done < len(text):
+            pieces.append(Segment(text[done:].translate(self._translation), style))
         return pieces
