@@ -100,6 +100,36 @@ def test_flags_then_the_environment_then_the_locale_choose_the_glyphs() -> None:
         choose_glyphs(None, {"QUEENS_GLYPHS": "utf8"})
 
 
+@pytest.mark.parametrize(
+    ("argv", "asked"),
+    [
+        ([], None),
+        (["--ascii"], "ascii"),
+        (["--unicode"], "unicode"),
+        (["--ascii", "tui"], "ascii"),  # before the subcommand: kept
+        (["tui", "--unicode", "--n", "8"], "unicode"),
+        (["tui"], None),
+        (["replay", "3", "--ascii"], "ascii"),
+    ],
+)
+def test_glyph_flags_are_read_before_or_after_the_subcommand(
+    argv: list[str], asked: str | None
+) -> None:
+    from tui.cli.command_line import build_parser
+    from tui.cli.glyph_flags import glyphs_asked
+
+    assert glyphs_asked(build_parser(argv).parse_args(argv)) == asked
+
+
+def test_ascii_and_unicode_together_are_refused(capsys: pytest.CaptureFixture[str]) -> None:
+    from tui.cli.command_line import main
+
+    with pytest.raises(SystemExit) as exited:
+        main(["tui", "--ascii", "--unicode"])
+    assert exited.value.code == 2
+    assert "--unicode: not allowed with argument --ascii" in capsys.readouterr().err
+
+
 def test_the_help_names_the_variable_the_dashboard_reads() -> None:
     from tui.cli.command_line import build_parser
     from tui.dashboard.terminal import GLYPHS_VARIABLE

@@ -16,13 +16,18 @@ anything of the dashboard is imported (a headless command never imports it)."""
 
 
 def add_glyph_flags(parser: argparse.ArgumentParser) -> None:
-    """``--ascii`` and ``--unicode``: what the dashboard draws with, whatever the locale."""
+    """``--ascii`` and ``--unicode``: what the dashboard draws with, whatever the locale.
+
+    Neither flag sets a default (read them with :func:`glyphs_asked`), so ``queens --ascii
+    tui`` keeps the ``--ascii`` given before the subcommand.
+    """
     group = parser.add_mutually_exclusive_group()
     group.add_argument(
         "--ascii",
         dest="glyphs",
         action="store_const",
         const="ascii",
+        default=argparse.SUPPRESS,
         help="draw ASCII only: borders, charts, marks and the board (the default where the "
         "locale, LC_ALL, LC_CTYPE or LANG, is not UTF-8)",
     )
@@ -31,9 +36,16 @@ def add_glyph_flags(parser: argparse.ArgumentParser) -> None:
         dest="glyphs",
         action="store_const",
         const="unicode",
+        default=argparse.SUPPRESS,
         help="draw box lines, Braille and chess symbols even where the locale is not UTF-8 "
         f"(or set {GLYPHS_VARIABLE}=unicode; {GLYPHS_VARIABLE}=ascii is --ascii)",
     )
+
+
+def glyphs_asked(args: argparse.Namespace) -> Glyphs | None:
+    """What ``--ascii`` or ``--unicode`` asked for, before or after the subcommand."""
+    glyphs: Glyphs | None = getattr(args, "glyphs", None)
+    return glyphs
 
 
 def dashboard_draws_ascii(glyphs: Glyphs | None) -> bool | None:

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Final
 from engine import Config
 from tui.cli.config_flags import add_config_flags, config_from_args, run_flags_given
 from tui.cli.exit_codes import EXIT_SOLVED, EXIT_USAGE
-from tui.cli.glyph_flags import add_glyph_flags, dashboard_draws_ascii
+from tui.cli.glyph_flags import add_glyph_flags, dashboard_draws_ascii, glyphs_asked
 from tui.cli.store_flags import add_dashboard_record_flags
 
 if TYPE_CHECKING:
@@ -28,7 +28,7 @@ def run(args: argparse.Namespace) -> int:
     """Handle ``queens tui``."""
     # No run flag at all: the showcase run (``tui/showcase.py``), not the bare defaults.
     config = config_from_args(args) if run_flags_given(args) else None
-    return dashboard(config, args.glyphs, record=args.record, store=args.store)
+    return dashboard(config, glyphs_asked(args), record=args.record, store=args.store)
 
 
 CLOSING_SIGNALS: Final = {"SIGINT": 130, "SIGTERM": 143, "SIGHUP": 129}

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 
 from tui.cli.exit_codes import EXIT_SOLVED, EXIT_USAGE
-from tui.cli.glyph_flags import add_glyph_flags, dashboard_draws_ascii
+from tui.cli.glyph_flags import add_glyph_flags, dashboard_draws_ascii, glyphs_asked
 from tui.cli.store_flags import (
     add_run_argument,
     add_store_flag,
@@ -42,7 +42,7 @@ def run(args: argparse.Namespace) -> int:
 
     config = Config.from_mapping(info.config)
     replay: int | str = run_id if run_id_of(args.run) is not None else args.run
-    ascii = dashboard_draws_ascii(args.glyphs)
+    ascii = dashboard_draws_ascii(glyphs_asked(args))
     if ascii is None:
         return EXIT_USAGE
     from tui.dashboard.terminal import colour_count
