@@ -413,6 +413,35 @@ async def test_footer_keys_and_table_header_read_in_16_colours(
         assert sixteen_colour_contrast(foreground, background) >= 4.5
 
 
+async def test_table_rows_and_cursor_read_in_16_colours() -> None:
+    """The odd rows' stripe and the cursor came down to bright black and cyan, under which the
+    genome's cyan and the cursor's white read at 2: every figure and gene of the first rows,
+    cursor on them or not, table focused or not, reads at 4.5 at least."""
+    app = QueensApp(colours=16, frozen_clock=True)
+    async with app.run_test(size=(100, 32)) as pilot:
+        await pilot.press("n")
+        await pilot.pause(0.5)
+        table = app.screen.query_one(PopulationTable)
+        await pilot.press("t")
+        for key in ("", "f"):  # the table focused, then the form
+            if key:
+                await pilot.press(key)
+                await pilot.pause(0.3)
+            focused = table.has_focus
+            lines = table.render_lines(Region(0, 0, table.size.width, 6))[2:6]  # rows 1-4
+            drawn = [
+                segment for line in lines for segment in list(line)[1:-1] if segment.text.strip()
+            ]
+            assert len(drawn) >= 8
+            for segment in drawn:
+                style = segment.style
+                assert style is not None and style.color is not None
+                background = style.bgcolor or Color.parse("#000000")
+                contrast = sixteen_colour_contrast(style.color, background)
+                assert contrast >= 4.5, (focused, segment.text, contrast)
+        assert not table.has_focus
+
+
 def test_the_triplets_are_rich_s_own() -> None:
     """The contrast test relies on Rich matching #0000aa to ANSI blue, as app.tcss says."""
     assert Color.parse("#0000aa").downgrade(ColorSystem.STANDARD).number == 4
