@@ -80,8 +80,11 @@ def test_pythons_own_c_utf8_is_not_taken_for_the_users_locale() -> None:
             check=True,
         )
         lines.append(done.stdout.split())
-    assert lines[0] == ["C.UTF-8", "ascii"], "Python coerced the C locale; the user asked for C"
+    # Python coerces only where a C.UTF-8 locale is installed; the answer must not change.
+    assert lines[0][1] == "ascii", "Python coerced the C locale; the user asked for C"
     assert lines[1] == ["C.UTF-8", "unicode"]
+    if lines[0][0] != "C.UTF-8":
+        pytest.skip("this system has no C.UTF-8 locale: Python did not coerce")
 
 
 def test_where_the_start_up_environment_is_lost_a_coerced_ctype_is_dropped() -> None:
