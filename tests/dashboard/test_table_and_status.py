@@ -53,7 +53,7 @@ async def test_the_genome_is_a_column_of_its_own_behind_a_rule(
             figures, genes = row[:genome_at].split(), row[genome_at + 1 :].split()
             rank, index, _fitness, conflicts = figures
             assert int(rank) >= 1 and 0 <= int(index) < 100 and int(conflicts) >= 0
-            genome = [gene.rstrip("…") for gene in genes if gene.rstrip("…")]  # cut at the edge
+            genome = [gene.rstrip("….") for gene in genes if gene.rstrip("….")]  # cut at the edge
             assert all(0 <= int(gene) < n for gene in genome)
             if n == 4:
                 assert len(genes) == n  # 100 99 0 6 3 2 1 0 read as five genes

@@ -20,6 +20,7 @@ from typing import Any
 from tui.cli.commands import add_parsers, chosen_command
 from tui.cli.config_flags import config_flags, config_from_args
 from tui.cli.exit_codes import EXIT_BROKEN_PIPE, EXIT_USAGE
+from tui.cli.glyph_flags import add_glyph_flags, glyphs_asked
 from tui.cli.signals import report_interruption
 
 __all__ = ["build_parser", "config_flags", "config_from_args", "main"]
@@ -90,6 +91,7 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
         "goes away early.",
     )
     parser.add_argument("--version", action=_VersionAction)
+    add_glyph_flags(parser)  # ``queens`` alone opens the dashboard
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     add_parsers(commands, None if argv is None else chosen_command(list(argv)))
     return parser
@@ -105,7 +107,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.command is None:
             from tui.cli.commands.dashboard import dashboard
 
-            return dashboard(None, ascii_board=False)
+            return dashboard(None, glyphs_asked(args))
         code: int = args.handler(args)
         return code
     except ConfigError as error:

@@ -6,30 +6,39 @@ that says the terminal is too small. The run and its views are the main screen's
 (:class:`~tui.dashboard.main_screen.MainScreen`): the engine steps in a thread worker, the
 screen keeps the latest snapshot and repaints from it on a timer, so it stays calm however fast
 the engine goes. Everything is reachable with single keys.
+
+The app also fits the terminal: in ASCII mode (``--ascii``, or a locale that is not UTF-8:
+:mod:`tui.dashboard.terminal`) every character it sends goes through
+:class:`~tui.dashboard.ascii_filter.AsciiFilter`, and the app carries the ``-ascii`` class for
+the widgets' own ASCII wording; where Textual draws in 16 colours it carries
+``-sixteen-colours``, whose rules in ``app.tcss`` keep headers and keys readable.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from functools import partial
-from typing import ClassVar, Final
+from typing import ClassVar, Final, cast
 
 from textual.app import App
 from textual.binding import BindingType
 from textual.command import Provider
 from textual.events import Resize
+from textual.filter import LineFilter
 from textual.screen import Screen
 from textual.theme import Theme
 from textual.widget import AwaitMount
 
 from engine import Config
 from tui.dashboard.actions.bindings import QUIT
+from tui.dashboard.ascii_filter import AsciiFilter
 from tui.dashboard.main_screen import MainScreen
-from tui.dashboard.palette import DashboardCommands
+from tui.dashboard.palette import DashboardCommands, DashboardPalette
 from tui.dashboard.screens import RaceScreen, SolutionsScreen
 from tui.dashboard.screens.too_small import TooSmallScreen
 from tui.dashboard.settings import load_settings, save_setting
 from tui.dashboard.showcase import SHOWCASE, SHOWCASE_SPEED
+from tui.dashboard.terminal import ASCII_CLASS, SIXTEEN_COLOURS_CLASS
 
 MIN_WIDTH: Final = 80
 MIN_HEIGHT: Final = 24
@@ -42,7 +51,11 @@ class QueensApp(App[None]):
     Args:
         config: Prefills the form (``None``: the showcase run, :mod:`tui.dashboard.showcase`,
             at its opening speed limit).
-        ascii: Draw queens as ``Q``/``X`` instead of chess symbols.
+        ascii: Draw ASCII only: borders, charts, marks and the board.
+        colours: The colours the terminal is drawn in, as
+            :func:`~tui.dashboard.terminal.colour_count` finds them (the command line passes
+            them); 16 or fewer restyle what would be unreadable. ``None``: full colour, the
+            same look in every environment (tests, screenshots).
         frozen_clock: Hide wall-clock figures, for reproducible screenshots and tests.
         record: Record runs in the run store (the form's toggle starts so).
         store: The run store's path (``None``: ``$QUEENS_STORE`` or the user data folder).
@@ -66,12 +79,20 @@ class QueensApp(App[None]):
         config: Config | None = None,
         *,
         ascii: bool = False,
+        colours: int | None = None,
         frozen_clock: bool = False,
         record: bool = False,
         store: str | None = None,
         replay: int | str | None = None,
     ) -> None:
         super().__init__()
+        self.ascii = ascii
+        """Every character drawn is ASCII."""
+        self.colours = colours
+        """The colours the terminal is drawn in (``None``: full colour)."""
+        self._ascii_filter = AsciiFilter()
+        self.set_class(ascii, ASCII_CLASS, update=False)
+        self.set_class(colours is not None and colours <= 16, SIXTEEN_COLOURS_CLASS, update=False)
         self.initial_config = config if config is not None else SHOWCASE
         """The config the form starts with."""
         self.opening_speed = None if config is not None else SHOWCASE_SPEED
@@ -87,6 +108,21 @@ class QueensApp(App[None]):
             replay=replay,
         )
         self._mounted = False
+
+    @property
+    def unmapped_characters(self) -> set[str]:
+        """Characters drawn as ``?`` in ASCII mode: none while every glyph has a translation."""
+        return self._ascii_filter.unmapped
+
+    def get_line_filters(self) -> Sequence[LineFilter]:
+        """Textual's filters, and in ASCII mode the one that makes every character ASCII."""
+        filters = super().get_line_filters()
+        return [*filters, self._ascii_filter] if self.ascii else filters
+
+    def action_command_palette(self) -> None:
+        """Open the palette, with a prompt every terminal and browser can draw."""
+        if self.use_command_palette and not DashboardPalette.is_open(cast(App[object], self)):
+            self.push_screen(DashboardPalette(id="--command-palette"))
 
     def get_default_screen(self) -> Screen[None]:
         """The main screen, on the initial config."""

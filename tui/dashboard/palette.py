@@ -4,6 +4,8 @@ Ctrl+p is a plain control character, so it reaches the app over SSH. The command
 from the main screen's bindings table (so a new key appears here by itself), the presets of
 :data:`engine.presets.PRESETS` and the app's themes. The palette acts on the screen it was
 opened over, through what :class:`CommandTarget` names: it knows no app or screen class.
+Its prompt is ``>`` (:data:`PROMPT`): Textual's magnifying glass is an emoji that many
+terminal fonts and browsers (over ``queens serve``) draw as an empty box, and it is not ASCII.
 """
 
 from __future__ import annotations
@@ -12,15 +14,26 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from datetime import datetime
 from functools import partial
-from typing import Any, Protocol, runtime_checkable
+from typing import Any, Final, Protocol, runtime_checkable
 
 from textual.app import App
-from textual.command import DiscoveryHit, Hit, Hits, Provider
+from textual.command import CommandPalette, DiscoveryHit, Hit, Hits, Provider, SearchIcon
 from textual.dom import DOMNode
 
 from engine.presets import PRESETS
 from tui.dashboard.actions.bindings import MAIN_BINDINGS
 from tui.dashboard.screens.help import described
+
+PROMPT: Final = ">"
+"""The palette's prompt, before what is typed."""
+
+
+class DashboardPalette(CommandPalette):
+    """Textual's command palette with :data:`PROMPT` for its magnifying glass."""
+
+    def on_mount(self) -> None:
+        """Put the prompt in place of the icon."""
+        self.query_one(SearchIcon).icon = PROMPT
 
 
 @runtime_checkable

@@ -34,6 +34,9 @@ population is gathering on long before most of it sits there.
 """
 SHARE_LEGEND: Final = "░≤⅛ ▒≤¼ ▓≤½ █>½"
 """What the shades mean, for the border."""
+ASCII_SHARE_LEGEND: Final = "░<=1/8 ▒<=1/4 ▓<=1/2 █>1/2"
+"""The legend where only ASCII is drawn: the fractions spelled out; the shades stay, to be
+translated with the map's own (:mod:`tui.dashboard.ascii_filter`) so legend and map agree."""
 
 
 def placement_shares(

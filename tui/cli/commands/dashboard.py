@@ -3,18 +3,22 @@
 from __future__ import annotations
 
 import argparse
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
 from engine import Config
 from tui.cli.config_flags import add_config_flags, config_from_args, run_flags_given
-from tui.cli.exit_codes import EXIT_SOLVED
+from tui.cli.exit_codes import EXIT_SOLVED, EXIT_USAGE
+from tui.cli.glyph_flags import add_glyph_flags, dashboard_draws_ascii, glyphs_asked
 from tui.cli.store_flags import add_dashboard_record_flags
+
+if TYPE_CHECKING:
+    from tui.dashboard.terminal import Glyphs
 
 
 def add_parser(commands: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     """Add ``tui`` to the ``queens`` subcommands."""
     parser = commands.add_parser("tui", help="open the dashboard with the form prefilled")
-    parser.add_argument("--ascii", action="store_true", help="draw queens as Q, not ♛")
+    add_glyph_flags(parser)
     add_dashboard_record_flags(parser)
     add_config_flags(parser)
     parser.set_defaults(handler=run)
@@ -24,7 +28,7 @@ def run(args: argparse.Namespace) -> int:
     """Handle ``queens tui``."""
     # No run flag at all: the showcase run (``tui/showcase.py``), not the bare defaults.
     config = config_from_args(args) if run_flags_given(args) else None
-    return dashboard(config, args.ascii, record=args.record, store=args.store)
+    return dashboard(config, glyphs_asked(args), record=args.record, store=args.store)
 
 
 CLOSING_SIGNALS: Final = {"SIGINT": 130, "SIGTERM": 143, "SIGHUP": 129}
@@ -33,9 +37,16 @@ number): Ctrl+C sent by ``kill``, a termination, and an SSH connection that drop
 
 
 def dashboard(
-    config: Config | None, ascii_board: bool, *, record: bool = True, store: str | None = None
+    config: Config | None,
+    glyphs: Glyphs | None = None,
+    *,
+    record: bool = True,
+    store: str | None = None,
 ) -> int:
     """Open the dashboard (``config`` prefills the form; ``None``: the defaults).
+
+    ``glyphs`` is what ``--ascii`` or ``--unicode`` asked for; ``None`` leaves it to
+    ``$QUEENS_GLYPHS`` and then the locale (:func:`tui.dashboard.terminal.choose_glyphs`).
 
     Runs are recorded in the run store unless ``record`` is false (the form can switch it).
     SIGINT, SIGTERM and SIGHUP close the dashboard the way ``q`` does, so the terminal is given
@@ -48,8 +59,12 @@ def dashboard(
 
     from tui.cli.signals import Terminated, report_interruption
     from tui.dashboard.app import QueensApp
+    from tui.dashboard.terminal import colour_count
 
-    app = QueensApp(config=config, ascii=ascii_board, record=record, store=store)
+    ascii = dashboard_draws_ascii(glyphs)
+    if ascii is None:
+        return EXIT_USAGE
+    app = QueensApp(config=config, ascii=ascii, colours=colour_count(), record=record, store=store)
     received: list[int] = []
 
     def close(signum: int, frame: FrameType | None) -> None:

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import argparse
 
-from tui.cli.exit_codes import EXIT_SOLVED
+from tui.cli.exit_codes import EXIT_SOLVED, EXIT_USAGE
+from tui.cli.glyph_flags import add_glyph_flags, dashboard_draws_ascii, glyphs_asked
 from tui.cli.store_flags import (
     add_run_argument,
     add_store_flag,
@@ -24,7 +25,7 @@ def add_parser(commands: argparse._SubParsersAction) -> None:  # type: ignore[ty
         "returns to the last. Exit code 2 on an unknown run or a damaged file.",
     )
     add_run_argument(parser)
-    parser.add_argument("--ascii", action="store_true", help="draw queens as Q, not ♛")
+    add_glyph_flags(parser)
     add_store_flag(parser)
     parser.set_defaults(handler=run)
 
@@ -41,5 +42,17 @@ def run(args: argparse.Namespace) -> int:
 
     config = Config.from_mapping(info.config)
     replay: int | str = run_id if run_id_of(args.run) is not None else args.run
-    QueensApp(config=config, ascii=args.ascii, record=True, store=args.store, replay=replay).run()
+    ascii = dashboard_draws_ascii(glyphs_asked(args))
+    if ascii is None:
+        return EXIT_USAGE
+    from tui.dashboard.terminal import colour_count
+
+    QueensApp(
+        config=config,
+        ascii=ascii,
+        colours=colour_count(),
+        record=True,
+        store=args.store,
+        replay=replay,
+    ).run()
     return EXIT_SOLVED

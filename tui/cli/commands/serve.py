@@ -79,7 +79,9 @@ def add_parser(commands: argparse._SubParsersAction) -> None:  # type: ignore[ty
         help="also accept websockets from this origin, e.g. a reverse proxy's "
         "https://lab.example.org (repeatable)",
     )
-    parser.add_argument("--ascii", action="store_true", help="draw queens as Q, not ♛")
+    parser.add_argument(
+        "--ascii", action="store_true", help="draw ASCII only (browsers draw Unicode well)"
+    )
     add_config_flags(parser)
     parser.set_defaults(handler=run)
 
@@ -101,8 +103,8 @@ def run(args: argparse.Namespace) -> int:
         return EXIT_USAGE
     policy = policy_for(bind.loopback, args.token, args.allow_origin)
     command = [sys.executable, "-m", "tui", "tui", *config_flags(config)]
-    if args.ascii:
-        command.append("--ascii")
+    # A browser draws Unicode whatever the server's locale is.
+    command.append("--ascii" if args.ascii else "--unicode")
 
     from tui.serve.server import DashboardServer
 

@@ -3,13 +3,31 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Final
 
-from textual.app import ComposeResult
+from textual.app import ComposeResult, RenderResult
 from textual.containers import Horizontal
+from textual.renderables.sparkline import Sparkline as SparklineBars
 from textual.widget import Widget
 from textual.widgets import Label, Sparkline
 
+from tui.dashboard.terminal import draws_ascii
 from tui.dashboard.widgets.status_line import fitness_text
+
+ASCII_BARS: Final = "__..--''"
+"""A sparkline's eight heights where only ASCII is drawn: marks low to high in the cell, so
+the line keeps its shape (block eighths would all round to empty or full)."""
+
+
+class FitnessSparkline(Sparkline):
+    """Textual's sparkline, in :data:`ASCII_BARS` where the app draws ASCII only."""
+
+    def render(self) -> RenderResult:
+        """The bars, in ASCII where asked."""
+        bars = super().render()
+        if isinstance(bars, SparklineBars) and draws_ascii(self):
+            bars.BARS = ASCII_BARS
+        return bars
 
 
 class FitnessSparks(Widget):
@@ -40,11 +58,11 @@ class FitnessSparks(Widget):
         """A row per series: name, sparkline, latest value."""
         with Horizontal():
             yield Label("best")
-            yield Sparkline([], id="spark-best")
+            yield FitnessSparkline([], id="spark-best")
             yield Label("", id="value-best", classes="value")
         with Horizontal():
             yield Label("mean")
-            yield Sparkline([], id="spark-mean")
+            yield FitnessSparkline([], id="spark-mean")
             yield Label("", id="value-mean", classes="value")
 
     def on_mount(self) -> None:

@@ -40,6 +40,10 @@ RULE: Final = "│"
 """Between the figures and the genome."""
 ASCII_RULE: Final = "|"
 """The rule where only ASCII is drawn."""
+ELLIPSIS: Final = "…"
+"""Ends a genome cut at the table's edge."""
+ASCII_ELLIPSIS: Final = "..."
+"""The ellipsis where only ASCII is drawn."""
 
 GENOME_HEAD: Final = 10
 """Genes shown before the ellipsis of a long genome (and as many after), in :func:`genome_text`."""
@@ -142,12 +146,15 @@ class PopulationTable(ScrollView, can_focus=True):
         """A table with no rows until the first snapshot.
 
         Args:
-            ascii: Draw the rule before the genome as ``|`` instead of ``│``.
+            ascii: Draw the rule before the genome as ``|`` instead of ``│``, and a cut genome
+                ends in ``...``, not ``…``.
             id: The widget's id.
         """
         super().__init__(id=id)
         self.rule = ASCII_RULE if ascii else RULE
         """The character between the figures and the genome."""
+        self.ellipsis = ASCII_ELLIPSIS if ascii else ELLIPSIS
+        """What ends a genome cut at the edge."""
         self.snapshot: Snapshot | None = None
         """The snapshot the rows come from."""
         self.sort_by = "fitness"
@@ -372,7 +379,7 @@ class PopulationTable(ScrollView, can_focus=True):
         fixed = sum(len(cell) + 1 for cell in figures) + len(self.rule) + 1
         last = cells[-1]
         if fixed + len(last) > width:
-            last = last[: max(0, width - fixed - 1)] + "…"
+            last = last[: max(0, width - fixed - len(self.ellipsis))] + self.ellipsis
         segments = []
         for cell in figures:
             segments.append(Segment(cell, style))

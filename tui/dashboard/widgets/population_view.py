@@ -18,6 +18,7 @@ from textual.widget import Widget
 from engine import Snapshot
 from tui.dashboard.board_pictures import SHADES
 from tui.dashboard.population_pictures import (
+    ASCII_SHARE_LEGEND,
     SHARE_LEGEND,
     block_shares,
     conflict_histogram,
@@ -25,6 +26,7 @@ from tui.dashboard.population_pictures import (
     placement_shares,
     share_levels,
 )
+from tui.dashboard.terminal import draws_ascii
 
 VIEWS: Final = ("board", "placement", "conflicts")
 """What the board panel shows, in the order ``v`` steps through them."""
@@ -96,15 +98,16 @@ class PopulationView(Widget):
         scale = map_scale(shares.shape[0], width, height)
         queen = self.get_component_rich_style("population-view--queen", partial=True)
         text = Text(no_wrap=True, overflow="crop")
+        legend = ASCII_SHARE_LEGEND if draws_ascii(self) else SHARE_LEGEND
         if scale == 0:
             light = self.get_component_rich_style("population-view--light") + queen
             dark = self.get_component_rich_style("population-view--dark") + queen
-            caption = f"share: {SHARE_LEGEND}"
+            caption = f"share: {legend}"
             levels = share_levels(shares).tolist()
         else:
             field = self.get_component_rich_style("population-view--field") + queen
             light = dark = field
-            caption = f"1 char = {scale}x{2 * scale} sq · {SHARE_LEGEND}"
+            caption = f"1 char = {scale}x{2 * scale} sq · {legend}"
             levels = share_levels(block_shares(shares, scale)).tolist()
         cell = 2 if scale == 0 else 1
         for row, line in enumerate(levels):
