@@ -16,7 +16,7 @@ from textual import on
 from textual.actions import SkipAction
 from textual.app import ComposeResult
 from textual.binding import BindingType
-from textual.containers import Horizontal, Vertical
+from textual.containers import Container, Horizontal, Vertical
 from textual.screen import Screen
 from textual.widgets import Footer
 
@@ -24,6 +24,8 @@ from engine import Config
 from tui.dashboard.actions import bindings
 from tui.dashboard.actions.record_keys import RecordKeys
 from tui.dashboard.actions.travel_keys import BIG_STEP, TravelKeys
+from tui.dashboard.board_layout import plan_views
+from tui.dashboard.board_pictures import MODES, is_exact
 from tui.dashboard.current_run import CurrentRun
 from tui.dashboard.painter import FRAME_RATE, Painter
 from tui.dashboard.recording import DashboardRecording
@@ -47,9 +49,11 @@ from tui.dashboard.widgets.fitness_plot import legend_markup
 from tui.dashboard.widgets.population_view import VIEWS
 
 WIDE_WIDTH: Final = 100
-"""From this width on the form stays open beside the board."""
-TOP_SHARE: Final = 0.7
-"""Of the rows below the status line, the board and chart take at most this share."""
+"""From this width on the form opens beside the board (it closes while a run goes)."""
+FORM_WIDTH: Final = 40
+"""Columns of the open form (``#form`` in the app's stylesheet)."""
+CHROME_LINES: Final = 2
+"""Lines that are not the views': the status line and the footer."""
 
 
 class MainScreen(Screen[None]):
@@ -96,7 +100,7 @@ class MainScreen(Screen[None]):
     # Layout -------------------------------------------------------------------------------
 
     def compose(self) -> ComposeResult:
-        """Status line, form, board, fitness, table, footer."""
+        """Status line, form (a drawer), then board, fitness and table in a grid; footer."""
         with Horizontal(id="body"):
             yield ParamForm(self.initial_config, record=self.recording.enabled, id="form")
             with Vertical(id="main"):
@@ -104,14 +108,15 @@ class MainScreen(Screen[None]):
                 # the bounding box of what changed, and a full-width line changing ten times a
                 # second would make it repaint every field of the form with it.
                 yield StatusLine(frozen_clock=self.frozen_clock, id="status")
-                with Horizontal(id="top"):
+                # Arranged by fit_layout (see tui.dashboard.board_layout).
+                with Container(id="views"):
                     yield Board(ascii=self.ascii, id="board")
                     yield PopulationView(id="population-view")
                     with Vertical(id="charts"):
                         yield FitnessSparks(id="sparks")
                         yield FitnessPlot(id="plot")
                         yield ConflictList(id="conflicts")
-                yield PopulationTable(ascii=self.ascii, id="table")
+                    yield PopulationTable(ascii=self.ascii, id="table")
         yield Footer(compact=True)
         yield EngineRunner()
 
@@ -130,7 +135,7 @@ class MainScreen(Screen[None]):
         self.status = self.query_one(StatusLine)
         self.plot = self.query_one(FitnessPlot)
         self.charts = self.query_one("#charts", Vertical)
-        self.top_row = self.query_one("#top", Horizontal)
+        self.views = self.query_one("#views", Container)
         self.body = self.query_one("#body", Horizontal)
         self.footer = self.query_one(Footer)
         self.painter = Painter(
@@ -159,7 +164,13 @@ class MainScreen(Screen[None]):
         self.charts.border_subtitle = legend_markup()
         self.table.border_title = "Population"
         self.form.border_title = "Parameters"
-        self.fit_layout(self.app.size.width, self.app.size.height)
+        # The form opens where it leaves the board room; a run closes it (f opens it again).
+        width, height = self.app.size
+        self.body.set_class(
+            width >= WIDE_WIDTH and self.replay is None and self._form_leaves_board_room(),
+            "-form-open",
+        )
+        self.fit_layout(width, height)
         config = self.form.config()
         if self.replay is not None:
             self.call_after_refresh(self.record_keys.open_replay, self.replay)
@@ -171,17 +182,42 @@ class MainScreen(Screen[None]):
         self.set_interval(1 / FRAME_RATE, self.painter.repaint, name="repaint")
 
     def fit_layout(self, width: int, height: int) -> None:
-        """Fit the views to the terminal: the board's row follows N, the form folds if narrow."""
+        """Fit the views to the terminal: the board gets the arrangement that draws it most
+        exactly (:func:`~tui.dashboard.board_layout.plan_views`), beside the open form."""
         if not self._mounted:
             return
-        # The board's row gets what the board needs, up to a share that leaves the table room.
         latest = self.run.latest
         n = latest.n if latest is not None else self.initial_config.n
-        available = height - 3
-        self.top_row.styles.height = max(10, min(n + 2, int(available * TOP_SHARE)))
+        form_open = self.body.has_class("-form-open")
+        plan = plan_views(
+            n,
+            width - (FORM_WIDTH if form_open else 0),
+            height - CHROME_LINES,
+            ascii=self.ascii,
+            population=self.painter.view != "board",
+        )
+        views = self.views
+        views.set_class(plan.side, "-side")
+        views.set_class(not plan.side, "-stacked")
+        views.styles.grid_columns = f"{plan.board_width} 1fr"
+        views.styles.grid_rows = f"{plan.first_row} 1fr"
         self.body.set_class(width < WIDE_WIDTH, "-compact")
         # At 80 columns the footer keeps `? Help` and `q Quit`; help names ctrl+p instead.
         self.footer.show_command_palette = width >= WIDE_WIDTH
+
+    def _form_leaves_board_room(self) -> bool:
+        """Whether the board is drawn exactly, and as exactly, beside the open form as without."""
+        width, height = self.app.size
+        n = self.initial_config.n
+        beside = plan_views(n, width - FORM_WIDTH, height - CHROME_LINES, ascii=self.ascii)
+        alone = plan_views(n, width, height - CHROME_LINES, ascii=self.ascii)
+        return is_exact(beside.mode) and MODES.index(beside.mode) <= MODES.index(alone.mode)
+
+    def open_form(self, open: bool) -> None:
+        """Open or close the form's drawer, and give the board what the form leaves."""
+        if self.body.has_class("-form-open") != open:
+            self.body.set_class(open, "-form-open")
+            self.fit_layout(self.app.size.width, self.app.size.height)
 
     def on_unmount(self) -> None:
         """End the run's record (``interrupted`` unless it finished) and close the store."""
@@ -250,6 +286,11 @@ class MainScreen(Screen[None]):
         self.run.inspected = (message.snapshot, message.index)
         self.painter.paint_board()
 
+    @on(Board.Resized)
+    def _board_resized(self) -> None:
+        # Another N (a new run, a replay, a resumed run): another arrangement may suit it.
+        self.fit_layout(self.app.size.width, self.app.size.height)
+
     @on(ParamForm.Submitted)
     def _form_submitted(self) -> None:
         self.action_new_run()
@@ -272,8 +313,10 @@ class MainScreen(Screen[None]):
         return not (action in bindings.TRAVEL_ACTIONS and self.in_form())
 
     def action_toggle_run(self) -> None:
-        """Run or pause the current run."""
+        """Run or pause the current run (a run going closes the form: the board needs it)."""
         self.run_control.toggle()
+        if self.run.state == "running":
+            self.open_form(False)
 
     def action_step(self) -> None:
         """Pause, then step exactly one generation."""
@@ -287,7 +330,7 @@ class MainScreen(Screen[None]):
             return
         if self.start_run(config, run=True):
             self.table.focus()
-            self.body.set_class(False, "-form-open")
+            self.open_form(False)
 
     def action_faster(self) -> None:
         """Raise the engine's speed limit one step."""
@@ -298,20 +341,22 @@ class MainScreen(Screen[None]):
         self.run_control.change_speed(-1)
 
     def action_focus_form(self) -> None:
-        """Open the form (it may be collapsed) and put the cursor in it."""
-        self.body.set_class(True, "-form-open")
+        """Open the form's drawer and put the cursor in it."""
+        self.open_form(True)
         target = self.form.first_invalid() or self.form.field_widget("n")
         self.form.put_cursor_in(target)
 
     def action_leave_form(self) -> None:
-        """Escape from the form: back to the table, collapsing the form if narrow."""
+        """Escape from the form: back to the table, closing the form's drawer."""
         if self.in_form():
-            self.body.set_class(False, "-form-open")
+            self.open_form(False)
             self.table.focus()
 
     def action_focus_table(self) -> None:
-        """Put the cursor in the population table (enter inspects a row)."""
-        self.body.set_class(False, "-form-open")
+        """Put the cursor in the population table (enter inspects a row); where narrow, the
+        form's drawer closes (beside the board it stays)."""
+        if self.body.has_class("-compact"):
+            self.open_form(False)
         self.table.focus()
 
     def action_back_to_best(self) -> None:
@@ -339,6 +384,7 @@ class MainScreen(Screen[None]):
         on_board = painter.view == "board"
         self.board.display = on_board
         self.population_view.display = not on_board
+        self.fit_layout(self.app.size.width, self.app.size.height)
         painter.paint_board()
 
     def action_toggle_y_axis(self) -> None:
