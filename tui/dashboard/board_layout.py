@@ -24,9 +24,14 @@ from tui.dashboard.board_pictures import (
     MODES,
     choose_mode,
     gutter_width,
+    is_exact,
     picture_size,
 )
 
+FORM_WIDTH: Final = 40
+"""Columns of the open form (``#form`` in the app's stylesheet)."""
+CHROME_LINES: Final = 2
+"""Lines of the main screen that are not the views': the status line and the footer."""
 BORDER: Final = 2
 """Cells the board's border takes across and down."""
 STACKED_BOARD_SHARE: Final = 0.5
@@ -107,3 +112,24 @@ def plan_views(
     if population:
         board_width = max(board_width, int(width * POPULATION_SHARE))
     return ViewsLayout(on_side, min(board_width, width), first_row, mode)
+
+
+def plan_screen(
+    n: int,
+    width: int,
+    height: int,
+    form_open: bool,
+    *,
+    ascii: bool = False,
+    population: bool = False,
+) -> ViewsLayout:
+    """:func:`plan_views` on a main screen of ``width x height``, beside the form if open."""
+    views_width = width - (FORM_WIDTH if form_open else 0)
+    return plan_views(n, views_width, height - CHROME_LINES, ascii=ascii, population=population)
+
+
+def form_leaves_board_room(n: int, width: int, height: int, *, ascii: bool = False) -> bool:
+    """Whether beside the open form the board is exact, and as exact as without the form."""
+    beside = plan_screen(n, width, height, True, ascii=ascii)
+    alone = plan_screen(n, width, height, False, ascii=ascii)
+    return is_exact(beside.mode) and MODES.index(beside.mode) <= MODES.index(alone.mode)

@@ -10,6 +10,7 @@ the time-travel and record keys' :class:`~tui.dashboard.actions.travel_keys.Trav
 
 from __future__ import annotations
 
+from contextlib import suppress
 from typing import ClassVar, Final
 
 from textual import on
@@ -17,6 +18,7 @@ from textual.actions import SkipAction
 from textual.app import ComposeResult
 from textual.binding import BindingType
 from textual.containers import Container, Horizontal, Vertical
+from textual.css.query import NoMatches
 from textual.screen import Screen
 from textual.widgets import Footer
 
@@ -24,8 +26,7 @@ from engine import Config
 from tui.dashboard.actions import bindings
 from tui.dashboard.actions.record_keys import RecordKeys
 from tui.dashboard.actions.travel_keys import BIG_STEP, TravelKeys
-from tui.dashboard.board_layout import plan_views
-from tui.dashboard.board_pictures import MODES, is_exact
+from tui.dashboard.board_layout import FORM_WIDTH, form_leaves_board_room, plan_screen
 from tui.dashboard.current_run import CurrentRun
 from tui.dashboard.painter import FRAME_RATE, Painter
 from tui.dashboard.recording import DashboardRecording
@@ -50,10 +51,8 @@ from tui.dashboard.widgets.population_view import VIEWS
 
 WIDE_WIDTH: Final = 100
 """From this width on the form opens beside the board (it closes while a run goes)."""
-FORM_WIDTH: Final = 40
-"""Columns of the open form (``#form`` in the app's stylesheet)."""
-CHROME_LINES: Final = 2
-"""Lines that are not the views': the status line and the footer."""
+TOAST_RACK: Final = "textual-toastrack"
+"""The screen's container of notifications (Textual's ``ToastRack``)."""
 
 
 class MainScreen(Screen[None]):
@@ -167,7 +166,9 @@ class MainScreen(Screen[None]):
         # The form opens where it leaves the board room; a run closes it (f opens it again).
         width, height = self.app.size
         self.body.set_class(
-            width >= WIDE_WIDTH and self.replay is None and self._form_leaves_board_room(),
+            width >= WIDE_WIDTH
+            and self.replay is None
+            and form_leaves_board_room(self.initial_config.n, width, height, ascii=self.ascii),
             "-form-open",
         )
         self.fit_layout(width, height)
@@ -189,29 +190,22 @@ class MainScreen(Screen[None]):
         latest = self.run.latest
         n = latest.n if latest is not None else self.initial_config.n
         form_open = self.body.has_class("-form-open")
-        plan = plan_views(
-            n,
-            width - (FORM_WIDTH if form_open else 0),
-            height - CHROME_LINES,
-            ascii=self.ascii,
-            population=self.painter.view != "board",
-        )
+        population = self.painter.view != "board"
+        plan = plan_screen(n, width, height, form_open, ascii=self.ascii, population=population)
         views = self.views
         views.set_class(plan.side, "-side")
         views.set_class(not plan.side, "-stacked")
         views.styles.grid_columns = f"{plan.board_width} 1fr"
         views.styles.grid_rows = f"{plan.first_row} 1fr"
+        # Notifications over the chart, right of the board (and the form), never over the board.
+        left = (FORM_WIDTH if form_open else 0) + plan.board_width
+        with suppress(NoMatches):  # None without notifications (tests), or not mounted yet.
+            rack = self.get_child_by_id(TOAST_RACK)
+            rack.styles.margin = (1, 0, 0, left)
+            rack.styles.width = max(1, width - left)
         self.body.set_class(width < WIDE_WIDTH, "-compact")
         # At 80 columns the footer keeps `? Help` and `q Quit`; help names ctrl+p instead.
         self.footer.show_command_palette = width >= WIDE_WIDTH
-
-    def _form_leaves_board_room(self) -> bool:
-        """Whether the board is drawn exactly, and as exactly, beside the open form as without."""
-        width, height = self.app.size
-        n = self.initial_config.n
-        beside = plan_views(n, width - FORM_WIDTH, height - CHROME_LINES, ascii=self.ascii)
-        alone = plan_views(n, width, height - CHROME_LINES, ascii=self.ascii)
-        return is_exact(beside.mode) and MODES.index(beside.mode) <= MODES.index(alone.mode)
 
     def open_form(self, open: bool) -> None:
         """Open or close the form's drawer, and give the board what the form leaves."""

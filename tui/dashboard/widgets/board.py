@@ -199,8 +199,9 @@ class Board(ScrollView, can_focus=True):
             " queen attacked", " attacked"
         )
         tiers = ((full, 0), (full, 1), (short, 1), (full, 2), (short, 2))
+        separator = " - " if self.ascii else " · "
         for caption, brief in tiers:
-            subtitle = " · ".join(part for part in (caption, self.view_label(brief)) if part)
+            subtitle = separator.join(part for part in (caption, self.view_label(brief)) if part)
             if len(subtitle) <= room:
                 break
         if len(subtitle) > room and self.caption:
