@@ -44,6 +44,9 @@ SIDE_CHART_SHARE: Final = 0.45
 """Side: the chart's share of the height beside the board (the table has the rest)."""
 MIN_CHART_HEIGHT: Final = 10
 """Rows the chart needs to say something."""
+MIN_CHART_WIDTH: Final = 40
+"""Columns the chart and the table need beside the board and the open form, for the form to
+open at the start (the genome column needs them)."""
 MIN_TABLE_HEIGHT: Final = 6
 """Rows the table needs: border, header and a few individuals."""
 MIN_BOARD_WIDTH: Final = 22
@@ -129,7 +132,12 @@ def plan_screen(
 
 
 def form_leaves_board_room(n: int, width: int, height: int, *, ascii: bool = False) -> bool:
-    """Whether beside the open form the board is exact, and as exact as without the form."""
+    """Whether beside the open form the board is exact, as exact as without the form, and the
+    chart and table keep :data:`MIN_CHART_WIDTH` columns."""
     beside = plan_screen(n, width, height, True, ascii=ascii)
     alone = plan_screen(n, width, height, False, ascii=ascii)
-    return is_exact(beside.mode) and MODES.index(beside.mode) <= MODES.index(alone.mode)
+    return (
+        is_exact(beside.mode)
+        and MODES.index(beside.mode) <= MODES.index(alone.mode)
+        and width - FORM_WIDTH - beside.board_width >= MIN_CHART_WIDTH
+    )

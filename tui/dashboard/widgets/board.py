@@ -18,6 +18,7 @@ from typing import ClassVar, Final
 import numpy as np
 import numpy.typing as npt
 from rich.segment import Segment
+from textual.css.scalar import Unit
 from textual.geometry import Size
 from textual.message import Message
 from textual.reactive import reactive
@@ -230,7 +231,8 @@ class Board(ScrollView, can_focus=True):
         if self.zoomed:
             return Size(self.label_width + 2 * self.n, HEADER_LINES + self.n)
         max_width = self.styles.max_width
-        share = max_width.value / 100 if max_width is not None and max_width.is_percent else 0.5
+        shares = (Unit.PERCENT, Unit.WIDTH)
+        share = max_width.value / 100 if max_width is not None and max_width.unit in shares else 0.5
         width, height = self._area(int((container.width + 2) * share) - 2, container.height)
         mode = choose_mode(self.n, width, height, ascii=self.ascii)
         picture_width, picture_height = picture_size(self.n, mode, width, height)
