@@ -188,11 +188,14 @@ async def test_the_population_view_and_zoom_keep_their_place_and_labels() -> Non
         await pilot.pause()
         assert board.zoomed and board.mode == "squares"
         lines = board_lines(board)
-        row0, _, col0, _ = board.visible_region()
+        row0, row1, col0, _ = board.visible_region()
         gutter = board.label_width
-        # The numbers scroll with the squares: the first line in view is numbered row0, and the
-        # header's first tick in view stands over its column.
+        # The numbers scroll with the squares: the lines in view are numbered row0 to row1 - 1
+        # (the border says so), and the header's first tick in view stands over its column.
+        last = board.scrollable_content_region.height - 1
         assert int(lines[1].text[: gutter - 1]) == row0
+        assert int(lines[last].text[: gutter - 1]) == row1 - 1
+        assert f"r{row0}-{row1 - 1}" in str(board.border_subtitle)
         header = lines[0].text
         first = int(header.split()[0])
         assert first >= col0

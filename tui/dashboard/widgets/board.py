@@ -298,7 +298,7 @@ class Board(ScrollView, can_focus=True):
             return
         hits = np.flatnonzero(position.attacked)
         if hits.size:
-            width, height = self._area(self.size.width, self.size.height)
+            width, height = self._area(*self.scrollable_content_region.size)
             row, column = int(position.rows[hits[0]]), int(position.columns[hits[0]])
             x = max(0, 2 * column - width // 2)
             y = max(0, row - height // 2)
@@ -308,7 +308,7 @@ class Board(ScrollView, can_focus=True):
     def visible_region(self) -> tuple[int, int, int, int]:
         """Board rows and columns in view at full size: ``(row0, row1, col0, col1)``."""
         x, y = round(self.scroll_offset.x), round(self.scroll_offset.y)
-        width, height = self._area(self.size.width, self.size.height)
+        width, height = self._area(*self.scrollable_content_region.size)
         return (y, min(self.n, y + height), x // 2, min(self.n, (x + width + 1) // 2))
 
     # Rendering ----------------------------------------------------------------------------
