@@ -100,7 +100,7 @@ class Board(ScrollView, can_focus=True):
         self.position: Position | None = None
         """What is drawn (``None``: an empty board)."""
         self.mode = "squares"
-        """The picture: ``squares``, ``braille`` or ``density``."""
+        """The picture: ``squares``, ``halves``, ``braille`` or ``density``."""
         self.scale = 1
         """Columns of squares per character in the density picture (1 otherwise)."""
         self.caption = ""
@@ -120,7 +120,7 @@ class Board(ScrollView, can_focus=True):
 
     @property
     def overview(self) -> bool:
-        """Whether the board is drawn smaller than full size (Braille or density)."""
+        """Whether the board is drawn smaller than full size (half blocks, Braille, density)."""
         return self.mode != "squares"
 
     def show(self, position: Position, *, caption: str | None = None) -> None:
