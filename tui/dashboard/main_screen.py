@@ -210,6 +210,8 @@ class MainScreen(Screen[None]):
     def open_form(self, open: bool) -> None:
         """Open or close the form's drawer, and give the board what the form leaves."""
         if self.body.has_class("-form-open") != open:
+            if not open and self.in_form():
+                self.table.focus()  # not left in a hidden field
             self.body.set_class(open, "-form-open")
             self.fit_layout(self.app.size.width, self.app.size.height)
 
