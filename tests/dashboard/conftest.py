@@ -7,6 +7,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+import textual.constants
 from textual.pilot import Pilot
 
 from tui.dashboard.settings import CONFIG_DIR_VARIABLE
@@ -35,6 +36,14 @@ def private_settings(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     directory = tmp_path / "queens-ga-settings"
     monkeypatch.setenv(CONFIG_DIR_VARIABLE, str(directory))
     return directory
+
+
+@pytest.fixture(autouse=True)
+def truecolor(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every app renders in true colour, whatever terminal runs the tests (``TERM=xterm``
+    would give 16 colours, and the board other colours in the snapshots); a test of 16
+    colours sets ``textual.constants.COLOR_SYSTEM`` itself."""
+    monkeypatch.setattr(textual.constants, "COLOR_SYSTEM", "truecolor")
 
 
 @pytest.fixture

@@ -152,6 +152,7 @@ async def test_notifications_do_not_cover_the_table() -> None:
 async def test_the_form_shows_the_preset_it_was_opened_with(name: str) -> None:
     app = make_app(PRESETS[name].config(seed=5))
     async with app.run_test(size=(100, 32)) as pilot:
+        await pilot.press("f")  # the form's drawer may be closed to leave the board room
         await pilot.pause()
         select = app.query_one(PresetSelect)
         assert select.value == name

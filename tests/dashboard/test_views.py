@@ -188,9 +188,9 @@ def test_a_million_queens_make_a_density_picture() -> None:
 
 
 class BoardHost(App[None]):
-    """A board alone in an 80 x 40 area."""
+    """A board alone in an 80 x 40 area, and its labels: a gutter of 4 and a header line."""
 
-    CSS = "Board { width: 80; height: 40; }"
+    CSS = "Board { width: 84; height: 41; }"
 
     def compose(self) -> ComposeResult:
         yield Board()
@@ -208,9 +208,13 @@ async def test_a_board_of_160_is_drawn_exactly_in_80_columns_with_attacked_queen
         board = app.query_one(Board)
         board.show(position)
         await pilot.pause()
-        assert board.mode == "braille" and board.virtual_size.width == 80
+        assert board.mode == "braille" and board.virtual_size.width == 84
         assert "1 dot = 1 square" in str(board.border_subtitle)
-        strips = [board.render_line(y) for y in range(40)]
+        # Row numbers (every line: its first row) left, column numbers above, both from 0.
+        labelled = [board.render_line(y) for y in range(41)]
+        assert labelled[0].text.split() == [str(c) for c in range(0, 160, 10)]
+        assert [strip.text[:4] for strip in labelled[1:4]] == ["  0 ", "  4 ", "  8 "]
+        strips = [strip.crop(4, 84) for strip in labelled[1:]]
         assert decode_braille([strip.text for strip in strips]) == {
             (row, column) for column, row in enumerate(rows)
         }

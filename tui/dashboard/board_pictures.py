@@ -11,6 +11,14 @@ Four pictures, chosen by what fits (:func:`choose_mode`):
   (square on screen); its shade is how many queens it holds and its colour how many of those are
   attacked.
 
+In ASCII (``ascii=True``) there is no Braille: the half-block picture keeps its layout with the
+ASCII marks of :data:`ASCII_HALVES` (``'`` a queen on the upper square, ``.`` on the lower, ``:``
+on both), and beyond it comes the density picture in :data:`ASCII_SHADES`.
+
+Every picture has row numbers in a gutter on its left (:func:`gutter_width`) and column ticks
+in a header line above it (:func:`column_ticks`), numbered from 0 as the conflict list numbers
+them.
+
 Every picture is computed from the queens' rows and columns (``bincount``), never by a Python
 loop over queens, so a board of a million queens draws as fast as the lines in view.
 :class:`~tui.dashboard.widgets.Board` turns them into lines of the screen.
@@ -35,6 +43,12 @@ BRAILLE_DOTS: Final = np.array([[0x01, 0x08], [0x02, 0x10], [0x04, 0x20], [0x40,
 
 SHADES: Final = " ░▒▓█"
 """Density shades, from no queen to the fullest character of the picture."""
+ASCII_SHADES: Final = " .:+#"
+"""The same shades in ASCII."""
+ASCII_HALVES: Final = " '.:"
+"""ASCII half-block marks, indexed by ``upper + 2 * lower`` (1 where the square holds a queen)."""
+HEADER_LINES: Final = 1
+"""Lines above the picture that hold the column ticks."""
 ATTACK_LEVELS: Final = 8
 """Colour steps between a character with no attacked queen and one with all attacked."""
 
@@ -77,15 +91,73 @@ MODES: Final = ("squares", "halves", "braille", "density")
 """The pictures, from the largest to the most compressed."""
 
 
-def choose_mode(n: int, width: int, height: int) -> str:
-    """The largest picture of an ``n`` board that fits ``width x height`` cells."""
+def choose_mode(n: int, width: int, height: int, *, ascii: bool = False) -> str:
+    """The largest picture of an ``n`` board that fits ``width x height`` cells (ASCII: no
+    Braille)."""
     if 2 * n <= width and n <= height:
         return "squares"
     if n <= width and math.ceil(n / 2) <= height:
         return "halves"
-    if math.ceil(n / 2) <= width and math.ceil(n / 4) <= height:
+    if not ascii and math.ceil(n / 2) <= width and math.ceil(n / 4) <= height:
         return "braille"
     return "density"
+
+
+_STEPS: Final = tuple(m * p for p in (1, 10, 100, 1000, 10**4, 10**5, 10**6) for m in (1, 2, 5))
+"""Tick steps: 1, 2, 5, 10, 20, 50, ..."""
+
+
+def is_exact(mode: str) -> bool:
+    """Whether the picture shows every queen on its own square (all but density)."""
+    return mode != "density"
+
+
+def gutter_width(n: int) -> int:
+    """Columns left of the picture for the row numbers: the widest number and a space."""
+    return len(str(max(0, n - 1))) + 1
+
+
+def columns_per_cell(mode: str, scale: int = 1) -> tuple[int, int]:
+    """``(columns, cells)``: how many board columns take how many cells across in ``mode``."""
+    if mode == "squares":
+        return 1, 2
+    if mode == "braille":
+        return 2, 1
+    if mode == "density":
+        return scale, 1
+    return 1, 1
+
+
+def rows_per_line(mode: str, scale: int = 1) -> int:
+    """Board rows drawn in one line of ``mode``."""
+    return {"squares": 1, "halves": 2, "braille": 4}.get(mode, 2 * scale)
+
+
+def column_ticks(n: int, mode: str, scale: int = 1) -> str:
+    """The header line: column numbers at every few columns, each starting above its column.
+
+    The step is the smallest of 1, 2, 5, 10, 20, 50, ... columns (times the columns a cell
+    holds) that leaves a space between neighbouring numbers.
+    """
+    columns, cells = columns_per_cell(mode, scale)
+    room = len(str(max(0, n - 1))) + 1
+    multiplier = 1
+    while multiplier * cells < room:
+        multiplier = next(m for m in _STEPS if m > multiplier)
+    step = multiplier * columns
+    width = math.ceil(n * cells / columns)
+    line = [" "] * width
+    for column in range(0, n, step):
+        text = str(column)
+        x = column * cells // columns
+        if x + len(text) <= width:
+            line[x : x + len(text)] = text
+    return "".join(line)
+
+
+def row_label(line: int, mode: str, scale: int = 1) -> int:
+    """The first board row drawn in a line of the picture."""
+    return line * rows_per_line(mode, scale)
 
 
 def picture_size(n: int, mode: str, width: int, height: int) -> tuple[int, int]:

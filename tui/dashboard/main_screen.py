@@ -10,13 +10,15 @@ the time-travel and record keys' :class:`~tui.dashboard.actions.travel_keys.Trav
 
 from __future__ import annotations
 
+from contextlib import suppress
 from typing import ClassVar, Final
 
 from textual import on
 from textual.actions import SkipAction
 from textual.app import ComposeResult
 from textual.binding import BindingType
-from textual.containers import Horizontal, Vertical
+from textual.containers import Container, Horizontal, Vertical
+from textual.css.query import NoMatches
 from textual.screen import Screen
 from textual.widgets import Footer
 
@@ -25,6 +27,7 @@ from tui.dashboard.actions import bindings
 from tui.dashboard.actions.origin_keys import OriginKeys
 from tui.dashboard.actions.record_keys import RecordKeys
 from tui.dashboard.actions.travel_keys import BIG_STEP, TravelKeys
+from tui.dashboard.board_layout import FORM_WIDTH, form_leaves_board_room, plan_screen
 from tui.dashboard.current_run import CurrentRun
 from tui.dashboard.lineage_ring import LineageRing
 from tui.dashboard.painter import FRAME_RATE, Painter
@@ -49,9 +52,9 @@ from tui.dashboard.widgets.fitness_plot import legend_markup
 from tui.dashboard.widgets.population_view import VIEWS
 
 WIDE_WIDTH: Final = 100
-"""From this width on the form stays open beside the board."""
-TOP_SHARE: Final = 0.7
-"""Of the rows below the status line, the board and chart take at most this share."""
+"""From this width on the form opens beside the board (it closes while a run goes)."""
+TOAST_RACK: Final = "textual-toastrack"
+"""The screen's container of notifications (Textual's ``ToastRack``)."""
 
 
 class MainScreen(Screen[None]):
@@ -100,7 +103,7 @@ class MainScreen(Screen[None]):
     # Layout -------------------------------------------------------------------------------
 
     def compose(self) -> ComposeResult:
-        """Status line, form, board, fitness, table, footer."""
+        """Status line, form (a drawer), then board, fitness and table in a grid; footer."""
         with Horizontal(id="body"):
             yield ParamForm(self.initial_config, record=self.recording.enabled, id="form")
             with Vertical(id="main"):
@@ -108,14 +111,15 @@ class MainScreen(Screen[None]):
                 # the bounding box of what changed, and a full-width line changing ten times a
                 # second would make it repaint every field of the form with it.
                 yield StatusLine(frozen_clock=self.frozen_clock, id="status")
-                with Horizontal(id="top"):
+                # Arranged by fit_layout (see tui.dashboard.board_layout).
+                with Container(id="views"):
                     yield Board(ascii=self.ascii, id="board")
                     yield PopulationView(id="population-view")
                     with Vertical(id="charts"):
                         yield FitnessSparks(id="sparks")
                         yield FitnessPlot(id="plot")
                         yield ConflictList(id="conflicts")
-                yield PopulationTable(ascii=self.ascii, id="table")
+                    yield PopulationTable(ascii=self.ascii, id="table")
         yield Footer(compact=True)
         yield EngineRunner()
 
@@ -134,7 +138,7 @@ class MainScreen(Screen[None]):
         self.status = self.query_one(StatusLine)
         self.plot = self.query_one(FitnessPlot)
         self.charts = self.query_one("#charts", Vertical)
-        self.top_row = self.query_one("#top", Horizontal)
+        self.views = self.query_one("#views", Container)
         self.body = self.query_one("#body", Horizontal)
         self.footer = self.query_one(Footer)
         self.painter = Painter(
@@ -172,7 +176,15 @@ class MainScreen(Screen[None]):
         self.charts.border_subtitle = legend_markup()
         self.table.border_title = "Population"
         self.form.border_title = "Parameters"
-        self.fit_layout(self.app.size.width, self.app.size.height)
+        # The form opens where it leaves the board room; a run closes it (f opens it again).
+        width, height = self.app.size
+        self.body.set_class(
+            width >= WIDE_WIDTH
+            and self.replay is None
+            and form_leaves_board_room(self.initial_config.n, width, height, ascii=self.ascii),
+            "-form-open",
+        )
+        self.fit_layout(width, height)
         config = self.form.config()
         if self.replay is not None:
             self.call_after_refresh(self.record_keys.open_replay, self.replay)
@@ -184,14 +196,26 @@ class MainScreen(Screen[None]):
         self.set_interval(1 / FRAME_RATE, self.painter.repaint, name="repaint")
 
     def fit_layout(self, width: int, height: int) -> None:
-        """Fit the views to the terminal: the board's row follows N, the form folds if narrow."""
+        """Fit the views to the terminal: the board gets the arrangement that draws it most
+        exactly (:func:`~tui.dashboard.board_layout.plan_views`), beside the open form."""
         if not self._mounted:
             return
-        # The board's row gets what the board needs, up to a share that leaves the table room.
         latest = self.run.latest
         n = latest.n if latest is not None else self.initial_config.n
-        available = height - 3
-        self.top_row.styles.height = max(10, min(n + 2, int(available * TOP_SHARE)))
+        form_open = self.body.has_class("-form-open")
+        population = self.painter.view != "board"
+        plan = plan_screen(n, width, height, form_open, ascii=self.ascii, population=population)
+        views = self.views
+        views.set_class(plan.side, "-side")
+        views.set_class(not plan.side, "-stacked")
+        views.styles.grid_columns = f"{plan.board_width} 1fr"
+        views.styles.grid_rows = f"{plan.first_row} 1fr"
+        # Notifications over the chart, right of the board (and the form), never over the board.
+        left = (FORM_WIDTH if form_open else 0) + plan.board_width
+        with suppress(NoMatches):  # None without notifications (tests), or not mounted yet.
+            rack = self.get_child_by_id(TOAST_RACK)
+            rack.styles.margin = (1, 0, 0, left)
+            rack.styles.width = max(1, width - left)
         self.body.set_class(width < WIDE_WIDTH, "-compact")
         # At 80 columns the footer keeps `? Help` and `q Quit`; help names ctrl+p instead.
         self.footer.show_command_palette = width >= WIDE_WIDTH
@@ -202,6 +226,14 @@ class MainScreen(Screen[None]):
         self.ring.observe(algorithm, snapshot)
         self.recording.observe(algorithm, snapshot)
         self.run.variation.observe(algorithm, snapshot)
+
+    def open_form(self, open: bool) -> None:
+        """Open or close the form's drawer, and give the board what the form leaves."""
+        if self.body.has_class("-form-open") != open:
+            if not open and self.in_form():
+                self.table.focus()  # not left in a hidden field
+            self.body.set_class(open, "-form-open")
+            self.fit_layout(self.app.size.width, self.app.size.height)
 
     def on_unmount(self) -> None:
         """End the run's record (``interrupted`` unless it finished) and close the store."""
@@ -271,6 +303,11 @@ class MainScreen(Screen[None]):
         self.painter.paint_board()
         self.origin_keys.fill_in()
 
+    @on(Board.Resized)
+    def _board_resized(self) -> None:
+        # Another N (a new run, a replay, a resumed run): another arrangement may suit it.
+        self.fit_layout(self.app.size.width, self.app.size.height)
+
     @on(ParamForm.Submitted)
     def _form_submitted(self) -> None:
         self.action_new_run()
@@ -293,8 +330,10 @@ class MainScreen(Screen[None]):
         return not (action in bindings.TRAVEL_ACTIONS and self.in_form())
 
     def action_toggle_run(self) -> None:
-        """Run or pause the current run."""
+        """Run or pause the current run (a run going closes the form: the board needs it)."""
         self.run_control.toggle()
+        if self.run.state == "running":
+            self.open_form(False)
 
     def action_step(self) -> None:
         """Pause, then step exactly one generation."""
@@ -308,7 +347,7 @@ class MainScreen(Screen[None]):
             return
         if self.start_run(config, run=True):
             self.table.focus()
-            self.body.set_class(False, "-form-open")
+            self.open_form(False)
 
     def action_faster(self) -> None:
         """Raise the engine's speed limit one step."""
@@ -319,20 +358,22 @@ class MainScreen(Screen[None]):
         self.run_control.change_speed(-1)
 
     def action_focus_form(self) -> None:
-        """Open the form (it may be collapsed) and put the cursor in it."""
-        self.body.set_class(True, "-form-open")
+        """Open the form's drawer and put the cursor in it."""
+        self.open_form(True)
         target = self.form.first_invalid() or self.form.field_widget("n")
         self.form.put_cursor_in(target)
 
     def action_leave_form(self) -> None:
-        """Escape from the form: back to the table, collapsing the form if narrow."""
+        """Escape from the form: back to the table, closing the form's drawer."""
         if self.in_form():
-            self.body.set_class(False, "-form-open")
+            self.open_form(False)
             self.table.focus()
 
     def action_focus_table(self) -> None:
-        """Put the cursor in the population table (enter inspects a row)."""
-        self.body.set_class(False, "-form-open")
+        """Put the cursor in the population table (enter inspects a row); where narrow, the
+        form's drawer closes (beside the board it stays)."""
+        if self.body.has_class("-compact"):
+            self.open_form(False)
         self.table.focus()
 
     def action_back_to_best(self) -> None:
@@ -376,6 +417,7 @@ class MainScreen(Screen[None]):
         on_board = painter.view == "board"
         self.board.display = on_board
         self.population_view.display = not on_board
+        self.fit_layout(self.app.size.width, self.app.size.height)
         painter.paint_board()
 
     def action_toggle_y_axis(self) -> None:

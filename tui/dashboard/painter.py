@@ -195,10 +195,10 @@ class Painter:
         if origin is not None:
             position = dataclasses.replace(position, origins=origin.queens)
         conflicts = int(snapshot.conflicts[index])
-        attacked_glyph = board.glyphs[1]
-        caption = (
-            "solved" if conflicts == 0 else f"{attacked_glyph} {position.attacked_count} attacked"
-        )
+        attacked_glyph, attacked = board.glyphs[1], position.attacked_count
+        queens = "queen" if attacked == 1 else "queens"
+        # In words: the board shortens it to '♕ 15 attacked' where narrow, never to a bare count.
+        caption = "solved" if conflicts == 0 else f"{attacked_glyph} {attacked} {queens} attacked"
         # The board adds its scale to the caption in its border.
         board.show(position, caption=caption)
         board.set_class(conflicts == 0, "-solved")

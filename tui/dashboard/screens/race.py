@@ -24,7 +24,7 @@ from textual_plotext import PlotextPlot
 
 from engine import Config, GeneticAlgorithm, Snapshot
 from engine.presets import PRESETS
-from tui.dashboard.board_pictures import Position
+from tui.dashboard.board_pictures import HEADER_LINES, Position
 from tui.dashboard.chart_ticks import axis_ticks
 from tui.dashboard.widgets.board import Board
 from tui.dashboard.widgets.engine_runner import EngineRunner
@@ -210,7 +210,8 @@ class RaceScreen(Screen[None]):
     def _fit_layout(self) -> None:
         height = self.size.height or 24
         sides = self.query_one("#race-sides")
-        sides.styles.height = max(6, min(self.n + 2, (height - 2) // 2))
+        # The board, its border and its line of column numbers.
+        sides.styles.height = max(6, min(self.n + 2 + HEADER_LINES, (height - 2) // 2))
 
     # Runs ---------------------------------------------------------------------------------
 

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import time
-from typing import ClassVar
+from collections.abc import Sequence
+from typing import ClassVar, Final
 
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
@@ -12,6 +13,29 @@ from textual.screen import ModalScreen
 from textual.widgets import DataTable, Static
 
 from tui.lab.store import RunInfo
+
+BOX_WIDTH: Final = 90
+"""Columns of the list's box where the screen has them."""
+HEADERS: Final = ("id", "started", "N", "summary", "gens", "solved", "status")
+"""The table's columns."""
+SUMMARY: Final = HEADERS.index("summary")
+"""The column that gives way on narrow screens."""
+SUMMARY_WIDTH: Final = 24
+"""The summary's width at most."""
+
+
+def summary_room(rows: Sequence[tuple[str, ...]], box_width: int) -> int:
+    """Characters the summary may take so every other column shows whole in ``box_width``.
+
+    The box's border and padding take 4 columns, the table's scrollbar 1, and each column 2 of
+    cell padding.
+    """
+    others = sum(
+        max([len(HEADERS[column]), *(len(row[column]) for row in rows)]) + 2
+        for column in range(len(HEADERS))
+        if column != SUMMARY
+    )
+    return max(8, min(SUMMARY_WIDTH, box_width - 5 - others - 2))
 
 
 class RunsScreen(ModalScreen[tuple[str, int] | None]):
@@ -28,7 +52,7 @@ class RunsScreen(ModalScreen[tuple[str, int] | None]):
         align: center middle;
     }
     RunsScreen > Vertical {
-        width: 90;
+        width: 90;  /* BOX_WIDTH */
         max-width: 95%;
         height: auto;
         max-height: 90%;
@@ -64,24 +88,30 @@ class RunsScreen(ModalScreen[tuple[str, int] | None]):
                 yield Static(f"no recorded runs yet in {self.where}")
 
     def on_mount(self) -> None:
-        """Fill the table, newest run first."""
+        """Fill the table, newest run first; the summary gives way so the status shows whole."""
         table = self.query_one(DataTable)
-        table.add_columns("id", "started", "N", "summary", "generations", "solved", "status")
-        for info in reversed(self.runs):
-            label = info.label or (
-                f"{info.config.get('crossover')}+{info.config.get('mutation')} "
-                f"P={info.config.get('population')}"
-            )
-            table.add_row(
+        rows = [
+            (
                 str(info.id),
                 time.strftime("%m-%d %H:%M", time.localtime(info.started)),
                 str(info.n),
-                label[:24],
+                info.label
+                or (
+                    f"{info.config.get('crossover')}+{info.config.get('mutation')} "
+                    f"P={info.config.get('population')}"
+                ),
                 f"{info.generations:,}",
                 "yes" if info.solved else "no",
                 info.status,
-                key=str(info.id),
             )
+            for info in reversed(self.runs)
+        ]
+        room = summary_room(rows, min(BOX_WIDTH, self.app.size.width * 95 // 100))
+        table.add_columns(*HEADERS)
+        for row, info in zip(rows, reversed(self.runs), strict=True):
+            label = row[SUMMARY]
+            short = label if len(label) <= room else label[: room - 1] + "…"
+            table.add_row(*row[:SUMMARY], short, *row[SUMMARY + 1 :], key=str(info.id))
         table.focus()
 
     def action_choose(self, what: str) -> None:

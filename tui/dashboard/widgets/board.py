@@ -2,39 +2,52 @@
 
 The pictures (exact squares, half blocks, Braille dots, a density mosaic) are computed in
 :mod:`tui.dashboard.board_pictures`; the widget picks the one that fits, turns it into lines of
-the screen in its own colours, and writes the scale in its border. ``z`` zooms to full size on
-an attacked queen; the border then says which rows and columns are in view.
+the screen in its own colours, numbers the rows in a gutter on the left and the columns in a
+header line (from 0, as the conflict list does), and writes the scale in its border. ``z`` zooms
+to full size on an attacked queen; the numbers scroll with the board, and the border says which
+rows and columns are in view.
+
+In a 16-colour terminal the greys of the squares would both become the same colour: the board
+then takes black and bright black (class ``-ansi16``). With ``ascii=True`` it draws only ASCII.
 """
 
 from __future__ import annotations
 
-from itertools import groupby
 from typing import ClassVar, Final
 
 import numpy as np
 import numpy.typing as npt
-from rich.color import Color, blend_rgb
 from rich.segment import Segment
 from rich.style import Style
+from textual.css.scalar import Unit
 from textual.geometry import Size
+from textual.message import Message
 from textual.reactive import reactive
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
 from tui.dashboard.board_pictures import (
-    ATTACK_LEVELS,
-    BRAILLE_BASE,
-    SHADES,
+    HEADER_LINES,
     Position,
     braille_codes,
     choose_mode,
+    column_ticks,
     density_counts,
-    density_levels,
     density_scale,
+    gutter_width,
     picture_size,
+    row_label,
     square_kinds,
 )
-from tui.dashboard.origin import MOVED, ORIGIN_COLOURS
+from tui.dashboard.origin import ORIGIN_COLOURS
+from tui.dashboard.widgets.board_segments import (
+    ORIGIN_KIND,
+    BoardStyles,
+    braille_segments,
+    density_segments,
+    halves_segments,
+    squares_segments,
+)
 
 UNICODE_GLYPHS: Final = ("♛", "♕")
 """Safe and attacked queen: a filled and a hollow queen, so colour is never the only cue."""
@@ -49,10 +62,8 @@ ORIGIN_STYLES: Final = (
 )
 """The component class colouring a queen by its origin (the codes of
 :mod:`tui.dashboard.origin`; none for a queen from neither parent's place)."""
-ORIGIN_KIND: Final = 4
-"""In the halves picture, a queen of origin ``o`` is a square of kind ``ORIGIN_KIND + o``."""
-MOVED_MARK: Final = "*"
-"""Beside a queen the mutation moved (in the square's second cell), so colour is not the cue."""
+SIXTEEN_COLOUR_SYSTEMS: Final = frozenset({"standard", "windows"})
+"""Rich's colour systems with 16 colours, where the board needs colours of its own."""
 
 
 class Board(ScrollView, can_focus=True):
@@ -64,6 +75,7 @@ class Board(ScrollView, can_focus=True):
         "board--queen",
         "board--attacked",
         "board--field",
+        "board--label",
         "board--from-first",
         "board--from-second",
         "board--from-both",
@@ -81,23 +93,33 @@ class Board(ScrollView, can_focus=True):
     Board > .board--field { background: #262626; }
     Board > .board--queen { color: #ffd75f; text-style: bold; }
     Board > .board--attacked { color: #ff5f5f; text-style: bold; }
+    Board > .board--label { color: $text-muted; }
     Board.-solved > .board--queen { color: #87ff87; }
+    /* 16 colours: both greys above become bright black; these are black and bright black. */
+    Board.-ansi16 > .board--light { background: #555555; }
+    Board.-ansi16 > .board--dark { background: #000000; }
+    Board.-ansi16 > .board--field { background: #000000; }
     """ + "".join(
         f"Board > .{name} {{ color: {colour}; text-style: bold; }}\n"
         for name, colour in zip(ORIGIN_STYLES[1:], ORIGIN_COLOURS[1:], strict=True)
     )
+
+    class Resized(Message):
+        """The board shows another N (the screen may arrange itself for it)."""
 
     zoomed: reactive[bool] = reactive(False)
     """Show the board at full size (scrollable) even when it does not fit."""
 
     def __init__(self, *, ascii: bool = False, id: str | None = None) -> None:
         super().__init__(id=id)
+        self.ascii = ascii
+        """Draw only ASCII characters."""
         self.glyphs = ASCII_GLYPHS if ascii else UNICODE_GLYPHS
         """Safe and attacked queen glyphs."""
         self.position: Position | None = None
         """What is drawn (``None``: an empty board)."""
         self.mode = "squares"
-        """The picture: ``squares``, ``braille`` or ``density``."""
+        """The picture: ``squares``, ``halves``, ``braille`` or ``density``."""
         self.scale = 1
         """Columns of squares per character in the density picture (1 otherwise)."""
         self.caption = ""
@@ -106,6 +128,10 @@ class Board(ScrollView, can_focus=True):
         self._picture: tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]] | None = None
         self._line_cache: dict[tuple[int, int, int, str, int], Strip] = {}
 
+    def on_mount(self) -> None:
+        """Take colours of its own in a 16-colour terminal."""
+        self.set_class(self.app.console.color_system in SIXTEEN_COLOUR_SYSTEMS, "-ansi16")
+
     @property
     def n(self) -> int:
         """The board size (0 when nothing is shown)."""
@@ -113,7 +139,7 @@ class Board(ScrollView, can_focus=True):
 
     @property
     def overview(self) -> bool:
-        """Whether the board is drawn smaller than full size (Braille or density)."""
+        """Whether the board is drawn smaller than full size (half blocks, Braille, density)."""
         return self.mode != "squares"
 
     def show(self, position: Position, *, caption: str | None = None) -> None:
@@ -144,6 +170,7 @@ class Board(ScrollView, can_focus=True):
             self.zoomed = False
             self._layout_board()
             self.refresh(layout=True)
+            self.post_message(self.Resized())
         self.refresh()
 
     def set_caption(self, caption: str) -> None:
@@ -162,12 +189,14 @@ class Board(ScrollView, can_focus=True):
         if n == 0:
             return ""
         if self.mode == "halves":
-            return ("1 char = 1x2 squares", "1 char = 1x2 sq", "1x2/char")[brief]
+            return ("1 char = 1x2 squares", "1 char = 1x2 sq", "1x2 sq/char")[brief]
         if self.mode == "braille":
-            return ("1 dot = 1 square", "1 dot = 1 sq", "dot=square")[brief]
+            return ("1 dot = 1 square", "1 dot = 1 sq", "dot = square")[brief]
         if self.mode == "density":
             s = f"{self.scale}x{2 * self.scale}"
-            return (f"1 char = {s} squares, shade = queens", f"1 char = {s} sq", f"{s}/char")[brief]
+            return (f"1 char = {s} squares, shade = queens", f"1 char = {s} sq", f"{s} sq/char")[
+                brief
+            ]
         if self.zoomed or not self._fits():
             row0, row1, col0, col1 = self.visible_region()
             return (
@@ -178,14 +207,22 @@ class Board(ScrollView, can_focus=True):
         return ""
 
     def _update_subtitle(self) -> None:
-        """Caption and scale, in the shortest wording the border needs to show the scale."""
+        """Caption and scale, in the shortest wording the border needs to show the scale.
+
+        The caption keeps its words (``♕ 15 attacked``) down to the last tier: a bare count
+        would not say what it counts.
+        """
         # The border's corners and the padding around the text take six cells.
         room = self.outer_size.width - 6
         subtitle = ""
-        full, short = self.caption, self.caption.replace(" attacked", "")
+        full = self.caption
+        short = full.replace(" queens attacked", " attacked").replace(
+            " queen attacked", " attacked"
+        )
         tiers = ((full, 0), (full, 1), (short, 1), (full, 2), (short, 2))
+        separator = " - " if self.ascii else " · "
         for caption, brief in tiers:
-            subtitle = " · ".join(part for part in (caption, self.view_label(brief)) if part)
+            subtitle = separator.join(part for part in (caption, self.view_label(brief)) if part)
             if len(subtitle) <= room:
                 break
         if len(subtitle) > room and self.caption:
@@ -196,16 +233,30 @@ class Board(ScrollView, can_focus=True):
 
     # Layout -------------------------------------------------------------------------------
 
-    def _preferred(self, container: Size) -> Size:
-        """The picture for the area the board may take.
+    @property
+    def label_width(self) -> int:
+        """Columns of row numbers left of the picture."""
+        return gutter_width(self.n) if self.n else 0
 
-        ``container`` is the parent's area less the board's border; the board may have half
-        the parent's width (``max-width: 50%`` in the app's stylesheet).
+    def _area(self, width: int, height: int) -> tuple[int, int]:
+        """The picture's area in a content area of ``width x height`` (less the labels)."""
+        return max(1, width - self.label_width), max(1, height - HEADER_LINES)
+
+    def _preferred(self, container: Size) -> Size:
+        """The picture and its labels for the area the board may take (``width: auto``).
+
+        ``container`` is the parent's area less the board's border; the board may have the
+        share of the parent's width that its ``max-width`` gives (half if none).
         """
-        width, height = max(1, (container.width + 2) // 2 - 2), max(1, container.height)
         if self.zoomed:
-            return Size(2 * self.n, self.n)
-        return Size(*picture_size(self.n, choose_mode(self.n, width, height), width, height))
+            return Size(self.label_width + 2 * self.n, HEADER_LINES + self.n)
+        max_width = self.styles.max_width
+        shares = (Unit.PERCENT, Unit.WIDTH)
+        share = max_width.value / 100 if max_width is not None and max_width.unit in shares else 0.5
+        width, height = self._area(int((container.width + 2) * share) - 2, container.height)
+        mode = choose_mode(self.n, width, height, ascii=self.ascii)
+        picture_width, picture_height = picture_size(self.n, mode, width, height)
+        return Size(self.label_width + picture_width, HEADER_LINES + picture_height)
 
     def get_content_width(self, container: Size, viewport: Size) -> int:
         """As wide as the largest picture that fits."""
@@ -237,19 +288,22 @@ class Board(ScrollView, can_focus=True):
         self._update_subtitle()
 
     def _fits(self) -> bool:
-        return choose_mode(self.n, self.size.width, self.size.height) == "squares"
+        width, height = self._area(self.size.width, self.size.height)
+        return choose_mode(self.n, width, height, ascii=self.ascii) == "squares"
 
     def _layout_board(self) -> None:
-        """Choose the picture and the virtual size for the current area."""
-        n, width, height = self.n, self.size.width, self.size.height
+        """Choose the picture and the virtual size (labels included) for the current area."""
+        n = self.n
+        width, height = self._area(self.size.width, self.size.height)
         self.scale = 1
-        if n == 0 or width < 2 or height < 1 or self.zoomed:
+        if n == 0 or self.size.width < 2 or self.size.height < 1 or self.zoomed:
             self.mode = "squares"
         else:
-            self.mode = choose_mode(n, width, height)
+            self.mode = choose_mode(n, width, height, ascii=self.ascii)
         if self.mode == "density":
             self.scale = density_scale(n, width, height)
-        self.virtual_size = Size(*picture_size(n, self.mode, width, height))
+        picture_width, picture_height = picture_size(n, self.mode, width, height)
+        self.virtual_size = Size(self.label_width + picture_width, HEADER_LINES + picture_height)
         if self.mode != "squares":
             self.scroll_to(0, 0, animate=False, immediate=True)
         self._picture = None
@@ -264,132 +318,107 @@ class Board(ScrollView, can_focus=True):
             return
         hits = np.flatnonzero(position.attacked)
         if hits.size:
+            width, height = self._area(*self.scrollable_content_region.size)
             row, column = int(position.rows[hits[0]]), int(position.columns[hits[0]])
-            x = max(0, 2 * column - self.size.width // 2)
-            y = max(0, row - self.size.height // 2)
+            x = max(0, 2 * column - width // 2)
+            y = max(0, row - height // 2)
             self.scroll_to(x, y, animate=False, immediate=True)
         self._update_subtitle()
 
     def visible_region(self) -> tuple[int, int, int, int]:
         """Board rows and columns in view at full size: ``(row0, row1, col0, col1)``."""
         x, y = round(self.scroll_offset.x), round(self.scroll_offset.y)
-        return (
-            y,
-            min(self.n, y + self.size.height),
-            x // 2,
-            min(self.n, (x + self.size.width + 1) // 2),
-        )
+        width, height = self._area(*self.scrollable_content_region.size)
+        return (y, min(self.n, y + height), x // 2, min(self.n, (x + width + 1) // 2))
 
     # Rendering ----------------------------------------------------------------------------
 
     def render_line(self, y: int) -> Strip:
-        """One line of the board, from cache when nothing changed."""
+        """One line of the board (the first: the column numbers), from cache if unchanged."""
         scroll_x, scroll_y = round(self.scroll_offset.x), round(self.scroll_offset.y)
-        key = (y + scroll_y, scroll_x, self.size.width, self.mode, self.scale)
+        line = -1 if y < HEADER_LINES else y - HEADER_LINES + scroll_y
+        key = (line, scroll_x, self.size.width, self.mode, self.scale)
         strip = self._line_cache.get(key)
         if strip is None:
-            strip = self._render_board_line(y + scroll_y, scroll_x, self.size.width)
+            strip = self._labelled_line(line, scroll_x, self.size.width)
             if len(self._line_cache) > 4096:
                 self._line_cache.clear()
             self._line_cache[key] = strip
         return strip
 
-    def _render_board_line(self, line: int, scroll_x: int, width: int) -> Strip:
-        if self.position is None or line >= self.virtual_size.height:
+    def _labelled_line(self, line: int, scroll_x: int, width: int) -> Strip:
+        """The row number (or, for line -1, nothing) and the picture's line, cropped."""
+        if self.position is None or line >= self.virtual_size.height - HEADER_LINES:
             return Strip.blank(width, self.rich_style)
-        if self.mode == "halves":
-            segments = self._halves_segments(line)
-        elif self.mode == "braille":
-            segments = self._braille_segments(line)
-        elif self.mode == "density":
-            segments = self._density_segments(line)
+        styles = self.board_styles()
+        gutter = self.label_width
+        if line < 0:
+            label = " " * gutter
+            picture = Strip([Segment(column_ticks(self.n, self.mode, self.scale), styles.label)])
         else:
-            return self._squares_line(line, scroll_x, width)
-        strip = Strip(segments).crop(scroll_x, scroll_x + width)
-        return strip.extend_cell_length(width, self.rich_style)
+            label = f"{row_label(line, self.mode, self.scale):>{gutter - 1}} "
+            picture = self._picture_line(styles, line, scroll_x, width - gutter)
+        picture = picture.crop(scroll_x, scroll_x + width - gutter)
+        picture = picture.extend_cell_length(width - gutter, self.rich_style)
+        return Strip.join([Strip([Segment(label, styles.label)]), picture]).crop(0, width)
 
-    def _queen_styles(self) -> tuple[Style, Style, Style]:
-        field = self.get_component_rich_style("board--field")
-        queen = self.get_component_rich_style("board--queen", partial=True)
-        attacked = self.get_component_rich_style("board--attacked", partial=True)
-        return field, field + queen, field + attacked
+    def board_styles(self) -> BoardStyles:
+        """The board's styles (the queens' colours and weights only, to add to a square)."""
+        return BoardStyles(
+            light=self.get_component_rich_style("board--light"),
+            dark=self.get_component_rich_style("board--dark"),
+            field=self.get_component_rich_style("board--field"),
+            label=self.rich_style + self.get_component_rich_style("board--label", partial=True),
+            safe=self.get_component_rich_style("board--queen", partial=True),
+            attacked=self.get_component_rich_style("board--attacked", partial=True),
+            origins=tuple(
+                self.get_component_rich_style(name, partial=True) if name else Style()
+                for name in ORIGIN_STYLES
+            ),
+        )
 
-    def _halves_segments(self, line: int) -> list[Segment]:
-        """Two board rows per line: the upper square is the foreground of ``▀``."""
+    def _picture_line(self, styles: BoardStyles, line: int, scroll_x: int, width: int) -> Strip:
+        """One line of the picture, whole (cropped by the caller) but for squares."""
         position = self.position
         assert position is not None
-        if self._picture is None:
-            kinds = square_kinds(position)
-            if position.origins is not None:
-                # A queen from a parent takes that parent's colour (kinds 5 to 8).
-                coloured = position.origins > 0
-                rows, columns = position.rows[coloured], position.columns[coloured]
-                kinds[rows, columns] = ORIGIN_KIND + position.origins[coloured]
-            self._picture = (kinds[0::2], kinds[1::2])
-        upper, lower = self._picture
-        colours = self._kind_colours()
-        segments = []
-        pairs = zip(upper[line].tolist(), lower[line].tolist(), strict=True)
-        for (top, bottom), run in groupby(pairs):
-            style = Style(color=colours[top], bgcolor=colours[bottom])
-            segments.append(Segment("▀" * len(list(run)), style))
-        return segments
-
-    def _kind_colours(self) -> dict[int, Color | None]:
-        """The colour of each kind of square (see :func:`square_kinds`)."""
-        field = self.get_component_rich_style("board--field").bgcolor
-        return {
-            -1: field,
-            0: self.get_component_rich_style("board--light").bgcolor,
-            1: self.get_component_rich_style("board--dark").bgcolor,
-            2: self.get_component_rich_style("board--queen", partial=True).color,
-            3: self.get_component_rich_style("board--attacked", partial=True).color,
-            **{
-                ORIGIN_KIND + origin: self.get_component_rich_style(name, partial=True).color
-                for origin, name in enumerate(ORIGIN_STYLES)
-                if name
-            },
-        }
-
-    def _braille_segments(self, line: int) -> list[Segment]:
-        position = self.position
-        assert position is not None
-        if self._picture is None:
-            dots, holds_attacked = braille_codes(position)
-            self._picture = (dots, holds_attacked.astype(np.int64))
-        codes, attacked = self._picture
-        _, safe_style, attacked_style = self._queen_styles()
-        text = "".join(map(chr, (codes[line] + BRAILLE_BASE).tolist()))
-        segments = []
-        start = 0
-        for hit, run in groupby(attacked[line].tolist()):
-            length = len(list(run))
-            segments.append(
-                Segment(text[start : start + length], attacked_style if hit else safe_style)
+        if self.mode == "squares":
+            first = scroll_x // 2
+            last = min(self.n, (scroll_x + width) // 2 + 1)
+            segments = squares_segments(
+                styles,
+                self.glyphs,
+                self._row_queens(line),
+                line,
+                first,
+                last,
+                origins=self._row_origins(line),
             )
-            start += length
-        return segments
-
-    def _density_segments(self, line: int) -> list[Segment]:
-        position = self.position
-        assert position is not None
+            # Pad the columns left of the first one drawn, so the caller crops as for the rest.
+            return Strip([Segment(" " * 2 * first), *segments])
+        if self.mode == "halves":
+            if self._picture is None:
+                kinds = square_kinds(position)
+                if position.origins is not None:
+                    # A queen from a parent takes that parent's colour (kinds 5 to 8).
+                    coloured = position.origins > 0
+                    rows, columns = position.rows[coloured], position.columns[coloured]
+                    kinds[rows, columns] = ORIGIN_KIND + position.origins[coloured]
+                self._picture = (kinds[0::2], kinds[1::2])
+            upper, lower = self._picture
+            return Strip(halves_segments(styles, upper[line], lower[line], line, ascii=self.ascii))
+        if self.mode == "braille":
+            if self._picture is None:
+                dots, holds_attacked = braille_codes(position)
+                self._picture = (dots, holds_attacked.astype(np.int64))
+            codes, attacked = self._picture
+            return Strip(braille_segments(styles, codes[line], attacked[line]))
         if self._picture is None:
             self._picture = density_counts(position, self.scale)
         queens, attacked = self._picture
-        field, safe_style, attacked_style = self._queen_styles()
         fullest = max(1, int(queens.max()))
-        shades, levels = density_levels(queens[line], attacked[line], fullest)
-        safe, hit = safe_style.color, attacked_style.color
-        segments = []
-        for (shade, level), run in groupby(zip(shades, levels, strict=True)):
-            style = field + safe_style
-            if level and safe is not None and hit is not None:
-                colour = Color.from_triplet(
-                    blend_rgb(safe.get_truecolor(), hit.get_truecolor(), level / ATTACK_LEVELS)
-                )
-                style = field + Style(color=colour, bold=True)
-            segments.append(Segment(SHADES[shade] * len(list(run)), style))
-        return segments
+        return Strip(
+            density_segments(styles, queens[line], attacked[line], fullest, ascii=self.ascii)
+        )
 
     def _row_queens(self, row: int) -> dict[int, bool]:
         """The queens of one board row: column to attacked (a shared square counts as one)."""
@@ -419,37 +448,6 @@ class Board(ScrollView, can_focus=True):
             int(position.columns[index]): int(position.origins[index])
             for index in order[starts[row] : starts[row + 1]].tolist()
         }
-
-    def _squares_line(self, line: int, scroll_x: int, width: int) -> Strip:
-        light = self.get_component_rich_style("board--light")
-        dark = self.get_component_rich_style("board--dark")
-        queen_style = self.get_component_rich_style("board--queen", partial=True)
-        attacked_style = self.get_component_rich_style("board--attacked", partial=True)
-        safe_glyph, attacked_glyph = self.glyphs
-        queens = self._row_queens(line)
-        origins = self._row_origins(line)
-        first = scroll_x // 2
-        last = min(self.n, (scroll_x + width) // 2 + 1)
-        segments: list[Segment] = []
-        for column in range(first, last):
-            square = light if (line + column) % 2 == 0 else dark
-            attacked = queens.get(column)
-            origin = origins.get(column, 0)
-            if attacked is None:
-                segments.append(Segment("  ", square))
-            elif origin:
-                glyph = attacked_glyph if attacked else safe_glyph
-                mark = MOVED_MARK if origin == MOVED else " "
-                style = self.get_component_rich_style(ORIGIN_STYLES[origin], partial=True)
-                segments.append(Segment(glyph + mark, square + style))
-            elif attacked:
-                segments.append(Segment(attacked_glyph + " ", square + attacked_style))
-            else:
-                segments.append(Segment(safe_glyph + " ", square + queen_style))
-        offset = 2 * first
-        strip = Strip(segments, 2 * (last - first))
-        strip = strip.crop(scroll_x - offset, scroll_x - offset + width)
-        return strip.extend_cell_length(width, self.rich_style)
 
 
 def _same_origins(old: Position, new: Position) -> bool:

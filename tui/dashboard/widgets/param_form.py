@@ -109,8 +109,19 @@ class ParamForm(Vertical):
     ParamForm #row-preset Label {
         width: 8;
     }
+    /* The longest name ("local-search-candidates") gets the room it needs; its field is a
+       number, which needs less. */
+    ParamForm #row-local_search_candidates Label {
+        width: 25;
+    }
     ParamForm .field Input, ParamForm .field Select {
         width: 1fr;
+    }
+    /* An open list is as wide as its longest choice ("shuffle-indexes"), never wrapped: it
+       may reach past the form's edge. */
+    ParamForm .field Select > SelectOverlay {
+        width: 21;
+        text-wrap: nowrap;
     }
     ParamForm .field.-invalid Label {
         color: $error;
