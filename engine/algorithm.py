@@ -22,6 +22,7 @@ from engine.diversity import column_entropy, unique_fraction
 from engine.encodings import ENCODINGS, Genomes
 from engine.fitness import (
     FITNESS_SHAPES,
+    SHAPES_READING_CONFLICTS,
     SHAPES_READING_COUNTS,
     FloatArray,
     IntArray,
@@ -49,6 +50,8 @@ from engine.termination import (
     TimeLimit,
     first_reason,
 )
+from engine.tracked_generation import next_population, offspring
+from engine.tracked_population import SMALLEST_N, TRACKED_BYTES, TrackedPopulation, tracked_bytes
 from engine.uniqueness import HashSet, row_hashes
 
 
@@ -68,6 +71,26 @@ def stop_rules(config: Config) -> tuple[StopRule, ...]:
     if config.harvest and config.n in KNOWN_TOTALS:
         rules.append(AllFound(KNOWN_TOTALS[config.n][0]))
     return tuple(rules)
+
+
+def tracks(config: Config) -> bool:
+    """Whether a run keeps its population's counts from one generation to the next
+    (:mod:`engine.tracked_population`): permutations moved by the conflict mutation, nothing
+    that drops, replaces or improves children on the way, a board large enough for it to pay
+    and counts that fit :data:`~engine.tracked_population.TRACKED_BYTES`. The run is the same
+    either way."""
+    return (
+        config.encoding == "permutation"
+        and config.mutation == "conflict"
+        and not config.unique
+        and not config.local_search
+        and not config.harvest
+        and not config.fallback
+        and config.survivor != "threshold"
+        and config.fitness in SHAPES_READING_CONFLICTS
+        and config.n >= SMALLEST_N
+        and tracked_bytes(config.population, config.n) <= TRACKED_BYTES
+    )
 
 
 KEPT_SCRATCH_BYTES: Final = 32 * 2**20
@@ -156,6 +179,9 @@ class GeneticAlgorithm:
         self._local_search = LocalSearchSettings(
             moves=config.local_search, candidates=config.local_search_candidates
         )
+        # The population's kept counts, made at the first generation that reads them.
+        self._tracks = tracks(config)
+        self._tracked: TrackedPopulation | None = None
 
     @property
     def snapshot(self) -> Snapshot:
@@ -193,6 +219,9 @@ class GeneticAlgorithm:
         state = self._run_state
         births = Births(self._operators, self._snapshot.best_index) if self._lineage else UNNOTED
         self._births = births
+        if self._tracks:
+            self._snapshot = self._tracked_step(started)
+            return self._snapshot
         children, scored = self._offspring(state.population, state.fitness, state.conflicts)
         state.evaluations += children.shape[0]
         improved = children.shape[0] > 0
@@ -219,6 +248,17 @@ class GeneticAlgorithm:
         # Sheppard's fallback: mutate only after a generation in which no child got in.
         state.mutating = self.config.fallback and not improved
         population, scored = self._harvest(population, scored, from_children)
+        return self._close_generation(population, scored, started)
+
+    def _close_generation(
+        self,
+        population: Genomes,
+        scored: Scored,
+        started: float,
+        statistics: tuple[float, float] | None = None,
+    ) -> Snapshot:
+        """Count the generation, follow the best fitness, and publish the snapshot."""
+        state = self._run_state
         fitness, conflicts = scored.fitness, scored.conflicts
         state.generation += 1
         best = float(fitness.max())
@@ -226,8 +266,57 @@ class GeneticAlgorithm:
             state.best_ever, state.stagnant = best, 0
         else:
             state.stagnant += 1
-        self._snapshot = self._publish(population, fitness, conflicts, started)
+        self._snapshot = self._publish(population, fitness, conflicts, started, statistics)
         return self._snapshot
+
+    def _tracked_step(self, started: float) -> Snapshot:
+        """:meth:`step` from the kept counts (see :func:`tracks`): the same generation."""
+        state, config = self._run_state, self.config
+        before = state.population
+        if self._tracked is None:
+            self._tracked = TrackedPopulation(before, config.n)
+        tracked = self._tracked
+        children = offspring(
+            config,
+            before,
+            state.fitness,
+            state.conflicts,
+            tracked,
+            self.rng,
+            self._births,
+            self.shape,
+        )
+        state.evaluations += children.sources.shape[0]
+        survivors = SURVIVORS[config.survivor](
+            state.fitness, children.scored.fitness, config.elitism
+        )
+        self._births.note_survivors(survivors)
+        population = next_population(before, children, survivors)
+        scored = Scored(
+            np.concatenate([state.fitness, children.scored.fitness]).take(survivors),
+            np.concatenate([state.conflicts, children.scored.conflicts]).take(survivors),
+        )
+        from_children = survivors >= before.shape[0]
+        state.mutating = False  # no fallback on this path
+        followed = tracked.advance(
+            before,
+            population,
+            survivors,
+            children.sources,
+            children.crossed_lines,
+            children.crossed,
+            children.moves,
+            children.moved,
+        )
+        if not followed:
+            tracked = self._tracked = TrackedPopulation(population, config.n)
+        population, scored = self._harvest(population, scored, from_children)
+        entropy = tracked.entropy()
+        if entropy is None:
+            entropy = column_entropy(population, config.n, self.encoding)
+        return self._close_generation(
+            population, scored, started, (tracked.unique_fraction(), entropy)
+        )
 
     def _children_slot(self, parents: int, children: int) -> Genomes:
         """Rows ``parents .. parents + children`` of the scratch union, for the children."""
@@ -396,16 +485,21 @@ class GeneticAlgorithm:
         fitness: FloatArray,
         conflicts: IntArray,
         started: float | None = None,
+        statistics: tuple[float, float] | None = None,
     ) -> Snapshot:
         """Record the generation in the history and freeze it into a snapshot.
 
         ``started`` is when this generation's work began: the time up to now, statistics
-        included, is added to the run's computing time.
+        included, is added to the run's computing time. ``statistics``: the population's
+        unique fraction and entropy where they are known already (kept counts).
         """
         state = self._run_state
         previous = (state.population, state.fitness, state.conflicts)
-        diversity = unique_fraction(population)
-        entropy = column_entropy(population, self.config.n, self.encoding)
+        if statistics is None:
+            diversity = unique_fraction(population)
+            entropy = column_entropy(population, self.config.n, self.encoding)
+        else:
+            diversity, entropy = statistics
         if started is not None:
             state.elapsed += time.perf_counter() - started
         state.population = read_only(population)

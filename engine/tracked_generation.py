@@ -1,0 +1,236 @@
+"""A generation's children described rather than made, from the kept counts.
+
+:class:`engine.algorithm.GeneticAlgorithm` makes each generation's children as a ``(P, N)``
+array, counts their lines, mutates them and gathers the survivors from ``[parents; children]``.
+Where the population's counts are kept (:mod:`engine.tracked_population`), the same
+generation needs none of that: a copy is its parent's row plus one swap, so the conflict
+mutation reads the parent's counts and attacked queens, and only the children that get in are
+written, straight into the next population. Only the crossed children are made and counted.
+
+The draws are the same ones, in the same order and of the same sizes, as
+:meth:`GeneticAlgorithm._cross` and :func:`engine.mutation.conflict_mutation_counted` make, and
+every number they are compared with is the same: the run is the same, bit for bit.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+import numpy.typing as npt
+
+from engine.config import Config
+from engine.encodings import Genomes, random_integers
+from engine.fitness import FitnessShape, FloatArray, Scored, score_conflicts
+from engine.lineage import Births
+from engine.selection import SELECTIONS
+from engine.tracked_population import (
+    Moves,
+    RowLines,
+    TrackedPopulation,
+    count_rows,
+    row_conflicts,
+    swap_changes,
+)
+
+IntArray = npt.NDArray[np.int64]
+BoolArray = npt.NDArray[np.bool_]
+
+
+class Offspring(NamedTuple):
+    """A generation's children, each a parent's row or a crossed child, and its swap.
+
+    Attributes:
+        sources: Per child, its parent's row for a copy, else ``-1 - k`` for crossed row ``k``.
+        crossed: The crossed children as the crossover made them (not to be changed).
+        crossed_lines: Their lines.
+        moves: Per child, the swap the mutation picked (made where ``moved``).
+        moved: Per child, whether it mutated.
+        scored: Per child, fitness and conflicts after its move.
+    """
+
+    sources: IntArray
+    crossed: Genomes
+    crossed_lines: RowLines
+    moves: Moves
+    moved: BoolArray
+    scored: Scored
+
+
+def offspring(
+    config: Config,
+    population: Genomes,
+    fitness: FloatArray,
+    conflicts: IntArray,
+    tracked: TrackedPopulation,
+    rng: np.random.Generator,
+    births: Births,
+    shape: FitnessShape,
+) -> Offspring:
+    """Select, cross and mutate one generation's children (the default operators' path).
+
+    For a permutation population whose mutation is ``conflict``, with no uniqueness filter,
+    local search, harvest, fallback or threshold (see :func:`engine.algorithm.tracks`).
+    """
+    n = config.n
+    wanted = config.children_per_generation
+    per_couple = config.children_per_couple
+    couples = -(-wanted // per_couple)
+    picks = SELECTIONS[config.selection](fitness, 2 * couples, rng, config.tournament_size)
+    crossed_couples = rng.random(couples) < config.crossover_rate
+    crossing = crossed_couples.nonzero()[0]
+    pairs = picks.reshape(couples, 2)
+    if not config.clone_uncrossed:
+        pairs, crossing = pairs[crossing], np.arange(crossing.size)
+    births.note_couples(pairs, crossing, per_couple, wanted)
+    # Child c is row c of the heads: couple c // 2's child c % 2 (couple c's only child).
+    sources = (pairs[:, 0] if per_couple == 1 else pairs.reshape(-1)).copy()
+    crossed = population[:0]
+    if crossing.size:
+        made = births.cross(
+            config.crossover, population[pairs[crossing, 0]], population[pairs[crossing, 1]], rng
+        )
+        if per_couple == 1:
+            crossed = made[0]
+            sources[crossing] = -1 - np.arange(crossing.size)
+        else:
+            crossed = np.concatenate(made)
+            sources[2 * crossing] = -1 - np.arange(crossing.size)
+            sources[2 * crossing + 1] = -1 - (crossing.size + np.arange(crossing.size))
+    sources = sources[:wanted]
+    crossed_lines = count_rows(crossed, n, sums=False)
+    moves, moved, known = _mutation(
+        config, population, conflicts, tracked, rng, sources, crossed, crossed_lines
+    )
+    return Offspring(
+        sources, crossed, crossed_lines, moves, moved, score_conflicts(known, n, shape)
+    )
+
+
+def _mutation(
+    config: Config,
+    population: Genomes,
+    conflicts: IntArray,
+    tracked: TrackedPopulation,
+    rng: np.random.Generator,
+    sources: IntArray,
+    crossed: Genomes,
+    crossed_lines: RowLines,
+) -> tuple[Moves, BoolArray, IntArray]:
+    """The conflict mutation of every child, its draws as
+    :func:`engine.mutation.conflict_mutation_counted` makes them.
+
+    Returns:
+        Each child's best swap, whether it mutated, and its conflicts after the move.
+    """
+    n, count, tries = config.n, sources.shape[0], config.candidates
+    copies = np.flatnonzero(sources >= 0)
+    made = np.flatnonzero(sources < 0)
+    parent, crossed_row = sources.take(copies), -1 - sources.take(made)
+    parent_slot = tracked.slot_of.take(parent)
+    known = np.empty(count, dtype=np.int64)
+    known[copies] = conflicts.take(parent)
+    known[made] = row_conflicts(crossed_lines.counts, n).take(crossed_row)
+    if count == 0:
+        nothing = np.zeros(0, dtype=np.int64)
+        return Moves(nothing, nothing, nothing, nothing), np.zeros(0, dtype=bool), known
+    chosen: BoolArray = np.asarray(rng.random(count) < config.mutation_rate, dtype=bool)
+    queen = _attacked_queens(
+        (
+            (tracked.lines.attacked, parent_slot, copies),
+            (crossed_lines.attacked, crossed_row, made),
+        ),
+        count,
+        n,
+        rng,
+    )
+    partner = random_integers(rng, 0, n - 1, (count, tries))
+    partner += partner >= queen[:, None]
+    queen_gene = np.empty(count, dtype=np.int64)
+    partner_gene = np.empty((count, tries), dtype=np.int64)
+    change = np.empty((count, tries), dtype=np.int64)
+    for rows, genomes, board, counts in (
+        (copies, population, parent, tracked.lines.counts),
+        (made, crossed, crossed_row, crossed_lines.counts),
+    ):
+        if not rows.shape[0]:
+            continue
+        slot = parent_slot if genomes is population else board
+        genes, starts = genomes.reshape(-1), board * n
+        queen_here, partner_here = queen.take(rows), partner.take(rows, axis=0)
+        queen_gene[rows] = here_queen = genes.take(starts + queen_here)
+        partner_gene[rows] = here_partner = genes.take(starts[:, None] + partner_here)
+        change[rows] = swap_changes(
+            counts,
+            slot[:, None],
+            queen_here[:, None],
+            here_queen[:, None],
+            partner_here,
+            here_partner,
+        )
+    best = change.argmin(axis=1)
+    everyone = np.arange(count)
+    targets = chosen.nonzero()[0]
+    known[targets] += change[targets, best[targets]]
+    moves = Moves(queen, partner[everyone, best], queen_gene, partner_gene[everyone, best])
+    return moves, chosen, known
+
+
+def _attacked_queens(
+    tables: tuple[tuple[BoolArray, IntArray, IntArray], ...],
+    count: int,
+    n: int,
+    rng: np.random.Generator,
+) -> IntArray:
+    """Per child, a uniformly random attacked queen (any queen where none is), read in the
+    attacked table its row is in: :func:`engine.mutation._random_attacked_queen` on the
+    children's rows (the same draw, the same queens), without gathering those rows.
+
+    Args:
+        tables: Per table, ``(attacked, row of each child in it, those children)``.
+        count: The children.
+        n: The board size.
+        rng: The run's generator (one draw per child).
+    """
+    draw = np.asarray(rng.random(count), dtype=np.float64)
+    anywhere: IntArray = (draw * n).astype(np.int64)
+    queens = anywhere.copy()
+    for attacked, rows, children in tables:
+        flat = attacked.reshape(-1).nonzero()[0]
+        if not children.shape[0] or not flat.shape[0]:
+            continue
+        bounds = flat.searchsorted(np.arange(0, (attacked.shape[0] + 1) * n, n, dtype=np.int64))
+        first = bounds[:-1].take(rows)
+        per_row = bounds[1:].take(rows) - first
+        # Row k's r-th attacked queen, r = floor(draw * per_row) (a row with none reads a
+        # neighbour's, clipped, and is not taken).
+        at = first + (draw.take(children) * per_row).astype(np.int64)
+        attacked_one = flat.take(at, mode="clip") % n
+        queens[children] = np.where(per_row > 0, attacked_one, anywhere.take(children))
+    return queens
+
+
+def next_population(population: Genomes, children: Offspring, survivors: IntArray) -> Genomes:
+    """The survivors of ``[population; children]`` as a new ``(P, N)`` array: one gather of
+    rows, the crossed children written in, then each child's swap."""
+    size, n = population.shape
+    is_child = survivors >= size
+    child_rows = np.flatnonzero(is_child)
+    which = survivors.take(child_rows) - size
+    source = children.sources.take(which)
+    rows = survivors.copy()
+    rows[child_rows] = source.clip(0)
+    after = population.take(rows, axis=0)
+    made = np.flatnonzero(source < 0)
+    if made.shape[0]:
+        after[child_rows.take(made)] = children.crossed.take(-1 - source.take(made), axis=0)
+    moving = np.flatnonzero(children.moved.take(which))
+    if moving.shape[0]:
+        queen, other, queen_gene, other_gene = (
+            part.take(which.take(moving)) for part in children.moves
+        )
+        starts = child_rows.take(moving) * n
+        genes = after.reshape(-1)
+        genes[starts + queen] = other_gene
+        genes[starts + other] = queen_gene
+    return after
