@@ -22,7 +22,6 @@ from engine.diversity import column_entropy, unique_fraction
 from engine.encodings import ENCODINGS, Genomes
 from engine.fitness import (
     FITNESS_SHAPES,
-    SHAPES_READING_CONFLICTS,
     SHAPES_READING_COUNTS,
     FloatArray,
     IntArray,
@@ -50,8 +49,8 @@ from engine.termination import (
     TimeLimit,
     first_reason,
 )
-from engine.tracked_generation import next_population, offspring
-from engine.tracked_population import SMALLEST_N, TRACKED_BYTES, TrackedPopulation, tracked_bytes
+from engine.tracked_generation import tracked_generation, tracks
+from engine.tracked_population import TrackedPopulation
 from engine.uniqueness import HashSet, row_hashes
 
 
@@ -71,26 +70,6 @@ def stop_rules(config: Config) -> tuple[StopRule, ...]:
     if config.harvest and config.n in KNOWN_TOTALS:
         rules.append(AllFound(KNOWN_TOTALS[config.n][0]))
     return tuple(rules)
-
-
-def tracks(config: Config) -> bool:
-    """Whether a run keeps its population's counts from one generation to the next
-    (:mod:`engine.tracked_population`): permutations moved by the conflict mutation, nothing
-    that drops, replaces or improves children on the way, a board large enough for it to pay
-    and counts that fit :data:`~engine.tracked_population.TRACKED_BYTES`. The run is the same
-    either way."""
-    return (
-        config.encoding == "permutation"
-        and config.mutation == "conflict"
-        and not config.unique
-        and not config.local_search
-        and not config.harvest
-        and not config.fallback
-        and config.survivor != "threshold"
-        and config.fitness in SHAPES_READING_CONFLICTS
-        and config.n >= SMALLEST_N
-        and tracked_bytes(config.population, config.n) <= TRACKED_BYTES
-    )
 
 
 KEPT_SCRATCH_BYTES: Final = 32 * 2**20
@@ -272,51 +251,17 @@ class GeneticAlgorithm:
     def _tracked_step(self, started: float) -> Snapshot:
         """:meth:`step` from the kept counts (see :func:`tracks`): the same generation."""
         state, config = self._run_state, self.config
-        before = state.population
         if self._tracked is None:
-            self._tracked = TrackedPopulation(before, config.n)
-        tracked = self._tracked
-        children = offspring(
-            config,
-            before,
-            state.fitness,
-            state.conflicts,
-            tracked,
-            self.rng,
-            self._births,
-            self.shape,
+            self._tracked = TrackedPopulation(state.population, config.n)
+        population, scored, from_children, self._tracked = tracked_generation(
+            config, state, self._tracked, self._births, self.shape
         )
-        state.evaluations += children.sources.shape[0]
-        survivors = SURVIVORS[config.survivor](
-            state.fitness, children.scored.fitness, config.elitism
-        )
-        self._births.note_survivors(survivors)
-        population = next_population(before, children, survivors)
-        scored = Scored(
-            np.concatenate([state.fitness, children.scored.fitness]).take(survivors),
-            np.concatenate([state.conflicts, children.scored.conflicts]).take(survivors),
-        )
-        from_children = survivors >= before.shape[0]
-        state.mutating = False  # no fallback on this path
-        followed = tracked.advance(
-            before,
-            population,
-            survivors,
-            children.sources,
-            children.crossed_lines,
-            children.crossed,
-            children.moves,
-            children.moved,
-        )
-        if not followed:
-            tracked = self._tracked = TrackedPopulation(population, config.n)
         population, scored = self._harvest(population, scored, from_children)
-        entropy = tracked.entropy()
+        entropy = self._tracked.entropy()
         if entropy is None:
             entropy = column_entropy(population, config.n, self.encoding)
-        return self._close_generation(
-            population, scored, started, (tracked.unique_fraction(), entropy)
-        )
+        statistics = (self._tracked.unique_fraction(), entropy)
+        return self._close_generation(population, scored, started, statistics)
 
     def _children_slot(self, parents: int, children: int) -> Genomes:
         """Rows ``parents .. parents + children`` of the scratch union, for the children."""

@@ -21,16 +21,27 @@ import numpy.typing as npt
 
 from engine.config import Config
 from engine.encodings import Genomes, random_integers
-from engine.fitness import FitnessShape, FloatArray, Scored, score_conflicts
+from engine.fitness import (
+    SHAPES_READING_CONFLICTS,
+    FitnessShape,
+    FloatArray,
+    Scored,
+    score_conflicts,
+)
 from engine.lineage import Births
+from engine.run_state import RunState
 from engine.selection import SELECTIONS
+from engine.survivors import SURVIVORS
 from engine.tracked_population import (
+    SMALLEST_N,
+    TRACKED_BYTES,
     Moves,
     RowLines,
     TrackedPopulation,
     count_rows,
     row_conflicts,
     swap_changes,
+    tracked_bytes,
 )
 
 IntArray = npt.NDArray[np.int64]
@@ -57,6 +68,68 @@ class Offspring(NamedTuple):
     scored: Scored
 
 
+def tracks(config: Config) -> bool:
+    """Whether a run keeps its population's counts from one generation to the next
+    (:mod:`engine.tracked_population`): permutations moved by the conflict mutation, nothing
+    that drops, replaces or improves children on the way, a board large enough for it to pay
+    and counts that fit :data:`~engine.tracked_population.TRACKED_BYTES`. The run is the same
+    either way."""
+    return (
+        config.encoding == "permutation"
+        and config.mutation == "conflict"
+        and not config.unique
+        and not config.local_search
+        and not config.harvest
+        and not config.fallback
+        and config.survivor != "threshold"
+        and config.fitness in SHAPES_READING_CONFLICTS
+        and config.n >= SMALLEST_N
+        and tracked_bytes(config.population, config.n) <= TRACKED_BYTES
+    )
+
+
+def tracked_generation(
+    config: Config,
+    state: RunState,
+    tracked: TrackedPopulation,
+    births: Births,
+    shape: FitnessShape,
+) -> tuple[Genomes, Scored, BoolArray, TrackedPopulation]:
+    """One generation of :meth:`engine.algorithm.GeneticAlgorithm.step` from the kept counts.
+
+    Returns:
+        The next population (before the harvest records its solutions), its fitness and
+        conflicts, which of its rows are children, and the kept counts that follow it (counted
+        afresh when the survivors cannot be followed).
+    """
+    before = state.population
+    children = offspring(
+        config, before, state.fitness, state.conflicts, tracked, state.rng, births, shape
+    )
+    state.evaluations += children.sources.shape[0]
+    survivors = SURVIVORS[config.survivor](state.fitness, children.scored.fitness, config.elitism)
+    births.note_survivors(survivors)
+    population = next_population(before, children, survivors)
+    scored = Scored(
+        np.concatenate([state.fitness, children.scored.fitness]).take(survivors),
+        np.concatenate([state.conflicts, children.scored.conflicts]).take(survivors),
+    )
+    state.mutating = False  # no fallback on this path
+    followed = tracked.advance(
+        before,
+        population,
+        survivors,
+        children.sources,
+        children.crossed_lines,
+        children.crossed,
+        children.moves,
+        children.moved,
+    )
+    if not followed:
+        tracked = TrackedPopulation(population, config.n)
+    return population, scored, survivors >= before.shape[0], tracked
+
+
 def offspring(
     config: Config,
     population: Genomes,
@@ -70,7 +143,7 @@ def offspring(
     """Select, cross and mutate one generation's children (the default operators' path).
 
     For a permutation population whose mutation is ``conflict``, with no uniqueness filter,
-    local search, harvest, fallback or threshold (see :func:`engine.algorithm.tracks`).
+    local search, harvest, fallback or threshold (see :func:`tracks`).
     """
     n = config.n
     wanted = config.children_per_generation

@@ -17,6 +17,7 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 import engine.algorithm as algorithm_module
+import engine.tracked_generation as tracked_generation
 from engine import Config, GeneticAlgorithm
 from engine.conflicts import board_lines
 from engine.crossover import PERMUTATION_CROSSOVERS
@@ -129,7 +130,7 @@ def small_configs(draw: st.DrawFn) -> Config:
 @given(config=small_configs())
 def test_kept_counts_make_the_same_run_on_small_boards(config: Config) -> None:
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(algorithm_module, "SMALLEST_N", 1)
+        patch.setattr(tracked_generation, "SMALLEST_N", 1)
         assert algorithm_module.tracks(config)
         kept = fingerprints(config, True, 12, lineage=True)
     assert kept == fingerprints(config, False, 12, lineage=False)
