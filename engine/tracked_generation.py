@@ -33,6 +33,7 @@ from engine.run_state import RunState
 from engine.selection import SELECTIONS
 from engine.survivors import SURVIVORS
 from engine.tracked_population import (
+    HASH_BLOCK,
     SMALLEST_N,
     TRACKED_BYTES,
     Moves,
@@ -208,14 +209,11 @@ def _mutation(
         nothing = np.zeros(0, dtype=np.int64)
         return Moves(nothing, nothing, nothing, nothing), np.zeros(0, dtype=bool), known
     chosen: BoolArray = np.asarray(rng.random(count) < config.mutation_rate, dtype=bool)
-    queen = _attacked_queens(
-        (
-            (tracked.lines.attacked, parent_slot, copies),
-            (crossed_lines.attacked, crossed_row, made),
-        ),
-        count,
-        n,
-        rng,
+    draw = np.asarray(rng.random(count), dtype=np.float64)
+    queen: IntArray = (draw * n).astype(np.int64)  # any queen, where none is attacked
+    queen[copies] = _kept_attacked_queens(tracked, parent_slot, draw.take(copies), queen[copies])
+    queen[made] = _attacked_queens(
+        crossed_lines.attacked, crossed_row, draw.take(made), queen[made], n
     )
     partner = random_integers(rng, 0, n - 1, (count, tries))
     partner += partner >= queen[:, None]
@@ -250,37 +248,42 @@ def _mutation(
 
 
 def _attacked_queens(
-    tables: tuple[tuple[BoolArray, IntArray, IntArray], ...],
-    count: int,
-    n: int,
-    rng: np.random.Generator,
+    attacked: BoolArray, rows: IntArray, draw: FloatArray, anywhere: IntArray, n: int
 ) -> IntArray:
-    """Per child, a uniformly random attacked queen (any queen where none is), read in the
-    attacked table its row is in: :func:`engine.mutation._random_attacked_queen` on the
-    children's rows (the same draw, the same queens), without gathering those rows.
+    """Per child, its row's ``floor(draw * k)``-th attacked queen of ``k`` (in column order),
+    ``anywhere`` where its row has none: :func:`engine.mutation._random_attacked_queen` on the
+    children's rows (given its one draw per child), without gathering those rows."""
+    flat = attacked.reshape(-1).nonzero()[0]
+    if not rows.shape[0] or not flat.shape[0]:
+        return anywhere
+    bounds = flat.searchsorted(np.arange(0, (attacked.shape[0] + 1) * n, n, dtype=np.int64))
+    first = bounds[:-1].take(rows)
+    per_row = bounds[1:].take(rows) - first
+    # A row with none reads a neighbour's, clipped, and is not taken.
+    attacked_one = flat.take(first + (draw * per_row).astype(np.int64), mode="clip") % n
+    return np.asarray(np.where(per_row > 0, attacked_one, anywhere), dtype=np.int64)
 
-    Args:
-        tables: Per table, ``(attacked, row of each child in it, those children)``.
-        count: The children.
-        n: The board size.
-        rng: The run's generator (one draw per child).
-    """
-    draw = np.asarray(rng.random(count), dtype=np.float64)
-    anywhere: IntArray = (draw * n).astype(np.int64)
-    queens = anywhere.copy()
-    for attacked, rows, children in tables:
-        flat = attacked.reshape(-1).nonzero()[0]
-        if not children.shape[0] or not flat.shape[0]:
-            continue
-        bounds = flat.searchsorted(np.arange(0, (attacked.shape[0] + 1) * n, n, dtype=np.int64))
-        first = bounds[:-1].take(rows)
-        per_row = bounds[1:].take(rows) - first
-        # Row k's r-th attacked queen, r = floor(draw * per_row) (a row with none reads a
-        # neighbour's, clipped, and is not taken).
-        at = first + (draw.take(children) * per_row).astype(np.int64)
-        attacked_one = flat.take(at, mode="clip") % n
-        queens[children] = np.where(per_row > 0, attacked_one, anywhere.take(children))
-    return queens
+
+def _kept_attacked_queens(
+    tracked: TrackedPopulation, slots: IntArray, draw: FloatArray, anywhere: IntArray
+) -> IntArray:
+    """:func:`_attacked_queens` in the kept rows ``slots``, from their attacked queens per
+    block of 64 columns: the block holding the wanted queen, then the queen in the block."""
+    if not slots.shape[0]:
+        return anywhere
+    n = tracked.n
+    running = np.cumsum(tracked.attacked_blocks.take(slots, axis=0), axis=1)
+    per_row = running[:, -1]
+    wanted = (draw * per_row).astype(np.int64)
+    block = np.minimum(np.count_nonzero(running <= wanted[:, None], axis=1), running.shape[1] - 1)
+    everyone = np.arange(slots.shape[0])
+    before = np.where(block > 0, running[everyone, block - 1], 0)
+    columns = (block * HASH_BLOCK)[:, None] + np.arange(HASH_BLOCK)
+    inside = columns < n
+    flags = tracked.lines.attacked.reshape(-1).take(slots[:, None] * n + columns, mode="clip")
+    flags &= inside
+    position = np.count_nonzero(np.cumsum(flags, axis=1) <= (wanted - before)[:, None], axis=1)
+    return np.asarray(np.where(per_row > 0, block * HASH_BLOCK + position, anywhere), np.int64)
 
 
 def next_population(population: Genomes, children: Offspring, survivors: IntArray) -> Genomes:

@@ -153,6 +153,18 @@ def block_hashes(genomes: Genomes, n: int) -> HashArray:
     )
 
 
+def attacked_blocks(attacked: BoolArray) -> IntArray:
+    """``(K, ceil(N / 64))``: attacked queens per block of 64 columns of each row, so that a
+    row's r-th attacked queen is found in one block instead of a scan of the row."""
+    size, n = attacked.shape
+    blocks = -(-n // HASH_BLOCK)
+    padded = np.zeros((size, blocks * HASH_BLOCK), dtype=bool)
+    padded[:, :n] = attacked
+    return np.asarray(
+        np.count_nonzero(padded.reshape(size, blocks, HASH_BLOCK), axis=2), dtype=np.int64
+    )
+
+
 class Moves(NamedTuple):
     """One swap per board: the queen in column ``queen`` (row ``queen_gene``) and the one in
     column ``other`` (row ``other_gene``) trade rows. All ``(M,)``."""
@@ -216,6 +228,7 @@ class TrackedPopulation:
         self.lines = count_rows(population, n)
         self.slot_of: IntArray = np.arange(self.size, dtype=np.int64)
         self.blocks: HashArray = block_hashes(population, n)
+        self.attacked_blocks: IntArray = attacked_blocks(self.lines.attacked)
         self._sorted: Genomes | None = None
         self._runs: IntArray = np.zeros(0, dtype=np.int64)
         if sorts_columns(self.size, n):
@@ -301,11 +314,13 @@ class TrackedPopulation:
                 lines.counts[target] = lines.counts[origin]
                 lines.sums[target] = lines.sums[origin]
                 lines.attacked[target] = lines.attacked[origin]
+                self.attacked_blocks[target] = self.attacked_blocks[origin]
             else:
                 row = -1 - int(source[child])
                 lines.counts[target] = crossed.counts[row]
                 lines.sums[target] = column_sums(crossed_genomes[row : row + 1], self.n)[0]
                 lines.attacked[target] = crossed.attacked[row]
+                self.attacked_blocks[target] = attacked_blocks(crossed.attacked[row : row + 1])[0]
         moving = np.flatnonzero(moved.take(children))
         if moving.shape[0]:
             swaps = Moves(*(part.take(children.take(moving)) for part in moves))
@@ -356,11 +371,17 @@ class TrackedPopulation:
             [eight_slots[alone_before], eight_slots[alone_after], slots, slots]
         )
         in_rows = np.concatenate([eight_rows[alone_before], eight_rows[alone_after], rows, rows])
+        # Each queen once (a queen may be seen on several lines): its block count follows.
+        at, first = np.unique(in_slots * n + columns_seen, return_index=True)
+        in_slots, in_rows, columns_seen = in_slots[first], in_rows[first], columns_seen[first]
         genes = after.reshape(-1).take(in_rows * n + columns_seen)
         base = in_slots * width
         attacked = counts.take(base + (n - 1) + genes - columns_seen) > 1
         attacked |= counts.take(base + half + genes + columns_seen) > 1
-        lines.attacked.reshape(-1)[in_slots * n + columns_seen] = attacked
+        flags = lines.attacked.reshape(-1)
+        change = attacked.view(np.int8).astype(np.int64) - flags.take(at).view(np.int8)
+        np.add.at(self.attacked_blocks, (in_slots, columns_seen // HASH_BLOCK), change)
+        flags[at] = attacked
 
     def _rehash(
         self,

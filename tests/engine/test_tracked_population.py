@@ -65,6 +65,7 @@ def check_kept(algorithm: GeneticAlgorithm) -> None:
     assert np.array_equal(tracked.lines.counts[slots], fresh.lines.counts)
     assert np.array_equal(tracked.lines.sums[slots], fresh.lines.sums)
     assert np.array_equal(tracked.lines.attacked[slots], fresh.lines.attacked)
+    assert np.array_equal(tracked.attacked_blocks[slots], fresh.attacked_blocks)
     assert np.array_equal(tracked.blocks, fresh.blocks)
     assert tracked.entropy() == fresh.entropy()
     assert tracked.unique_fraction() == unique_fraction(population)
