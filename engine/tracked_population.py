@@ -432,17 +432,18 @@ class TrackedPopulation:
         """Sort again the columns whose values changed, and update the run lengths.
 
         Each dead row is paired with an incoming one: a column where every pair agrees holds
-        the same values as before. Pairs are compared by block hashes, and gene by gene only
-        in the blocks whose hashes differ.
+        the same values as before. Any pairing is right; close pairs leave fewer columns to
+        sort (:func:`_closest_pairs`). Pairs are compared by block hashes, and gene by gene
+        only in the blocks whose hashes differ.
         """
         if self._sorted is None or not child_rows.shape[0]:
             return
         dead = np.ones(before.shape[0], dtype=bool)
         dead[survivors.take(kept_rows)] = False
         gone = np.flatnonzero(dead)
-        pair, block = np.nonzero(
-            old_blocks.take(gone, axis=0) != self.blocks.take(child_rows, axis=0)
-        )
+        gone_blocks = old_blocks.take(gone, axis=0)
+        child_rows = child_rows.take(_closest_pairs(gone_blocks, self.blocks.take(child_rows, 0)))
+        pair, block = np.nonzero(gone_blocks != self.blocks.take(child_rows, axis=0))
         if not pair.shape[0]:
             return
         n = self.n
@@ -462,3 +463,17 @@ class TrackedPopulation:
         self._runs -= np.bincount(column_runs(old), minlength=minimum)
         self._runs += np.bincount(column_runs(new), minlength=minimum)
         self._sorted[changed] = new
+
+
+def _closest_pairs(gone: HashArray, incoming: HashArray) -> IntArray:
+    """For each dead row in turn, the incoming row (not taken yet) with the fewest block
+    hashes apart from it: a greedy pairing, so that a child that replaces its own parent, or
+    a row much like it, is compared with that row. Returns the incoming rows' order."""
+    apart = np.count_nonzero(gone[:, None, :] != incoming[None, :, :], axis=2)
+    taken = np.zeros(incoming.shape[0], dtype=bool)
+    order = np.empty(gone.shape[0], dtype=np.int64)
+    most = np.iinfo(np.int64).max
+    for row in range(gone.shape[0]):
+        choice = int(np.where(taken, most, apart[row]).argmin())
+        order[row], taken[choice] = choice, True
+    return order
