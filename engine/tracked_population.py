@@ -42,9 +42,10 @@ HashArray = npt.NDArray[np.uint64]
 TRACKED_BYTES: Final = 64 * 2**20
 """The kept counts may take up to this much memory; beyond it a generation counts afresh."""
 
-SMALLEST_N: Final = 512
+SMALLEST_N: Final = 2048
 """Boards below this size are counted afresh: there a whole count costs less than the extra
-bookkeeping (the numpy calls, not the data, are most of a small generation)."""
+bookkeeping (the numpy calls, not the data, are most of a small generation). Default config,
+seed 0, whole runs: 15% slower kept at N = 1,024, 18% faster at N = 2,048."""
 
 
 def count_dtype(n: int) -> type[np.signedinteger[Any]]:

@@ -90,7 +90,14 @@ CASES = {
 }
 
 
+@pytest.fixture
+def kept_from_512(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Keep counts from N = 512 (below the size where it pays, to keep the tests quick)."""
+    monkeypatch.setattr(tracked_generation, "SMALLEST_N", 512)
+
+
 @pytest.mark.parametrize("name", sorted(CASES))
+@pytest.mark.usefixtures("kept_from_512")
 def test_kept_counts_make_the_same_run(name: str) -> None:
     config = Config(**CASES[name], seed=11, stop_when_solved=False)
     assert algorithm_module.tracks(config)
@@ -137,15 +144,23 @@ def test_kept_counts_make_the_same_run_on_small_boards(config: Config) -> None:
     assert kept == fingerprints(config, False, 12, lineage=False)
 
 
+@pytest.mark.usefixtures("kept_from_512")
 def test_a_run_resumed_from_a_checkpoint_keeps_counting_the_same() -> None:
     config = Config(n=600, population=20, seed=4, stop_when_solved=False)
     algorithm = GeneticAlgorithm(config)
+    assert algorithm._tracks
     algorithm.step_many(5)
     resumed = GeneticAlgorithm.from_state(algorithm.state())
     for _ in range(8):
         assert np.array_equal(algorithm.step().population, resumed.step().population)
     mine, theirs = algorithm.history.row(-1), resumed.history.row(-1)
     assert mine._replace(elapsed=0.0) == theirs._replace(elapsed=0.0)
+
+
+def test_the_default_config_keeps_counts_from_n_2048() -> None:
+    assert not algorithm_module.tracks(Config(n=2047))
+    assert algorithm_module.tracks(Config(n=2048))
+    assert algorithm_module.tracks(Config(n=16_384))
 
 
 @pytest.mark.parametrize("n", [512, 700])
