@@ -466,10 +466,18 @@ class TrackedPopulation:
         self._sorted[changed] = new
 
 
+CLOSEST_PAIRS: Final = 64
+"""Rows replaced in a generation up to which they are paired closest first (the pairing
+compares every dead row with every incoming one, and picks one pair at a time); beyond, in
+order."""
+
+
 def _closest_pairs(gone: HashArray, incoming: HashArray) -> IntArray:
     """For each dead row in turn, the incoming row (not taken yet) with the fewest block
     hashes apart from it: a greedy pairing, so that a child that replaces its own parent, or
     a row much like it, is compared with that row. Returns the incoming rows' order."""
+    if gone.shape[0] > CLOSEST_PAIRS:
+        return np.arange(incoming.shape[0], dtype=np.int64)
     apart = np.count_nonzero(gone[:, None, :] != incoming[None, :, :], axis=2)
     taken = np.zeros(incoming.shape[0], dtype=bool)
     order = np.empty(gone.shape[0], dtype=np.int64)

@@ -87,6 +87,8 @@ CASES = {
     "no clones": dict(n=515, population=9, clone_uncrossed=False, crossover_rate=0.3),
     "steady": dict(n=512, population=16, survivor="steady-state", candidates=3),
     "odd children": dict(n=540, population=10, offspring=7, fitness="exponential"),
+    # More than 64 rows replaced a generation: the dead and incoming rows paired in order.
+    "many replaced": dict(n=1200, population=160, crossover_rate=0.5),
 }
 
 
