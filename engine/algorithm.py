@@ -49,6 +49,8 @@ from engine.termination import (
     TimeLimit,
     first_reason,
 )
+from engine.tracked_generation import tracked_generation, tracks
+from engine.tracked_population import TrackedPopulation
 from engine.uniqueness import HashSet, row_hashes
 
 
@@ -156,6 +158,9 @@ class GeneticAlgorithm:
         self._local_search = LocalSearchSettings(
             moves=config.local_search, candidates=config.local_search_candidates
         )
+        # The population's kept counts, made at the first generation that reads them.
+        self._tracks = tracks(config)
+        self._tracked: TrackedPopulation | None = None
 
     @property
     def snapshot(self) -> Snapshot:
@@ -193,6 +198,9 @@ class GeneticAlgorithm:
         state = self._run_state
         births = Births(self._operators, self._snapshot.best_index) if self._lineage else UNNOTED
         self._births = births
+        if self._tracks:
+            self._snapshot = self._tracked_step(started)
+            return self._snapshot
         children, scored = self._offspring(state.population, state.fitness, state.conflicts)
         self._births.note_evaluated(scored.fitness)
         state.evaluations += children.shape[0]
@@ -220,6 +228,17 @@ class GeneticAlgorithm:
         # Sheppard's fallback: mutate only after a generation in which no child got in.
         state.mutating = self.config.fallback and not improved
         population, scored = self._harvest(population, scored, from_children)
+        return self._close_generation(population, scored, started)
+
+    def _close_generation(
+        self,
+        population: Genomes,
+        scored: Scored,
+        started: float,
+        statistics: tuple[float, float] | None = None,
+    ) -> Snapshot:
+        """Count the generation, follow the best fitness, and publish the snapshot."""
+        state = self._run_state
         fitness, conflicts = scored.fitness, scored.conflicts
         state.generation += 1
         best = float(fitness.max())
@@ -227,8 +246,23 @@ class GeneticAlgorithm:
             state.best_ever, state.stagnant = best, 0
         else:
             state.stagnant += 1
-        self._snapshot = self._publish(population, fitness, conflicts, started)
+        self._snapshot = self._publish(population, fitness, conflicts, started, statistics)
         return self._snapshot
+
+    def _tracked_step(self, started: float) -> Snapshot:
+        """:meth:`step` from the kept counts (see :func:`tracks`): the same generation."""
+        state, config = self._run_state, self.config
+        if self._tracked is None:
+            self._tracked = TrackedPopulation(state.population, config.n)
+        population, scored, from_children, self._tracked = tracked_generation(
+            config, state, self._tracked, self._births, self.shape
+        )
+        population, scored = self._harvest(population, scored, from_children)
+        entropy = self._tracked.entropy()
+        if entropy is None:
+            entropy = column_entropy(population, config.n, self.encoding)
+        statistics = (self._tracked.unique_fraction(), entropy)
+        return self._close_generation(population, scored, started, statistics)
 
     def _children_slot(self, parents: int, children: int) -> Genomes:
         """Rows ``parents .. parents + children`` of the scratch union, for the children."""
@@ -397,16 +431,21 @@ class GeneticAlgorithm:
         fitness: FloatArray,
         conflicts: IntArray,
         started: float | None = None,
+        statistics: tuple[float, float] | None = None,
     ) -> Snapshot:
         """Record the generation in the history and freeze it into a snapshot.
 
         ``started`` is when this generation's work began: the time up to now, statistics
-        included, is added to the run's computing time.
+        included, is added to the run's computing time. ``statistics``: the population's
+        unique fraction and entropy where they are known already (kept counts).
         """
         state = self._run_state
         previous = (state.population, state.fitness, state.conflicts)
-        diversity = unique_fraction(population)
-        entropy = column_entropy(population, self.config.n, self.encoding)
+        if statistics is None:
+            diversity = unique_fraction(population)
+            entropy = column_entropy(population, self.config.n, self.encoding)
+        else:
+            diversity, entropy = statistics
         if started is not None:
             state.elapsed += time.perf_counter() - started
         state.population = read_only(population)

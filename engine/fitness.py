@@ -32,8 +32,14 @@ from typing import Final, NamedTuple
 import numpy as np
 import numpy.typing as npt
 
-from engine.conflicts import BoardLines, attacked_directions, board_lines, distinct_squares
-from engine.encodings import Encoding, Genomes
+from engine.conflicts import (
+    BoardLines,
+    attacked_directions,
+    board_lines,
+    distinct_squares,
+    with_known_conflicts,
+)
+from engine.encodings import ENCODINGS, Encoding, Genomes
 
 FloatArray = npt.NDArray[np.float64]
 IntArray = npt.NDArray[np.int64]
@@ -83,6 +89,12 @@ class FitnessShape(NamedTuple):
 SHAPES_READING_COUNTS: Final = frozenset({"excess"})
 """Shapes whose score reads the line counts themselves; the others need only the conflicts
 (and ``attacked``, the genomes)."""
+
+
+SHAPES_READING_CONFLICTS: Final = frozenset(
+    {"pairs", "collisions", "linear", "parabolic", "exponential"}
+)
+"""Shapes whose score reads nothing but the conflicts (:func:`score_conflicts` serves them)."""
 
 
 def max_pairs(n: int) -> int:
@@ -167,3 +179,14 @@ def score_lines(
 ) -> Scored:
     """Fitness and conflicts of genomes whose lines are already counted."""
     return Scored(shape.score(genomes, lines, n, encoding), lines.conflicts)
+
+
+def score_conflicts(conflicts: IntArray, n: int, shape: FitnessShape) -> Scored:
+    """Fitness of boards whose conflicts are known, for a shape in
+    :data:`SHAPES_READING_CONFLICTS` (the same numbers :func:`score_lines` gives)."""
+    if shape.name not in SHAPES_READING_CONFLICTS:
+        raise ValueError(f"shape: {shape.name!r} reads more than the conflicts")
+    empty: IntArray = np.zeros(0, dtype=np.int64)
+    lines = with_known_conflicts(BoardLines(cells=(), occupancy=(), sizes=()), conflicts)
+    encoding = ENCODINGS["permutation"]
+    return Scored(shape.score(empty.reshape(0, n), lines, n, encoding), conflicts)

@@ -344,23 +344,24 @@ class Lineage:
         # A few whole-array operations: the recorder asks every generation (see flags).
         size = self.size
         births = self._births
-        none = np.full(size, -1, dtype=np.int64)
         if births is None:
+            none = np.full(size, -1, dtype=np.int64)
             return _Origins(none, none, none, np.full(size, NEW, dtype=np.uint8))
         pairs, per_couple = births.pairs, births.children_per_couple
         # Child c is row c of ``heads``: couple c // 2's child c % 2 (couple c's only child).
         heads = pairs[:, 0] if per_couple == 1 else pairs.reshape(-1)
         survivors = births.survivors
-        parents = self._previous.shape[0]
-        is_child = survivors >= parents
+        # Among the children that remained after the filters (negative for a parent).
+        at = survivors - self._previous.shape[0]
+        is_child = at >= 0
         if births.newcomers is not None:
             is_child[births.newcomers] = False  # ``is_child`` is a new array
         if not is_child.any():
+            none = np.full(size, -1, dtype=np.int64)
             first, kinds = survivors.copy(), np.full(size, SURVIVOR, dtype=np.uint8)
             if births.newcomers is not None:
                 first[births.newcomers], kinds[births.newcomers] = -1, NEW
             return _Origins(none, first, none, kinds)
-        at = survivors - parents  # among the children that remained after the filters
         if births.unique is not None or births.passed is not None:
             made = min(births.wanted, heads.shape[0])
             kept = np.arange(made) if births.unique is None else np.flatnonzero(births.unique)
@@ -406,7 +407,19 @@ class Lineage:
         none: a crossed child's two parents (the crossover's first parent first), a copy's or
         a survivor's one, and none for the new ones. Read-only."""
         origins = self._origins
-        return _read_only(np.stack([origins.first, origins.second], axis=1))
+        parents = np.empty((self.size, 2), dtype=np.int64)
+        parents[:, 0], parents[:, 1] = origins.first, origins.second
+        return _read_only(parents)
+
+    @property
+    def first_parents(self) -> IntArray:
+        """``(P,)`` column 0 of :attr:`parents` (read-only), without building the pair."""
+        return _read_only(self._origins.first)
+
+    @property
+    def second_parents(self) -> IntArray:
+        """``(P,)`` column 1 of :attr:`parents` (read-only), without building the pair."""
+        return _read_only(self._origins.second)
 
     @cached_property
     def origin_flags(self) -> FlagArray:
@@ -419,13 +432,17 @@ class Lineage:
         crossed = np.flatnonzero(origins.second >= 0)
         if crossed.shape[0]:
             child = self._population.take(crossed, axis=0)
-            given_first = (child == self._previous.take(origins.first[crossed], axis=0)).sum(1)
-            given_second = (child == self._previous.take(origins.second[crossed], axis=0)).sum(1)
+            previous = self._previous
+            given_first = (child == previous.take(origins.first.take(crossed), axis=0)).sum(1)
+            given_second = (child == previous.take(origins.second.take(crossed), axis=0)).sum(1)
             flags[crossed[given_second > given_first]] |= MOSTLY_SECOND
         flags[self._best] |= BEST
         if self._previous_best >= 0:
             best = self._previous_best
-            flags[(origins.first == best) | (origins.second == best)] |= FROM_BEST
+            from_best = origins.first == best
+            from_best |= origins.second == best
+            # In place where marked: one pass, no gather and scatter of the marked bytes.
+            np.bitwise_or(flags, np.uint8(FROM_BEST), out=flags, where=from_best)
         return _read_only(flags)
 
     @cached_property

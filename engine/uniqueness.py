@@ -35,6 +35,12 @@ def _weights(n: int) -> HashArray:
     return weights
 
 
+def hash_weights(n: int) -> HashArray:
+    """The weight of each of ``n`` positions in :func:`row_hashes` (read-only): a caller that
+    changes a few genes can change a hash by their terms alone."""
+    return _weights(n)
+
+
 _EINSUM_GENES: Final = 8192
 """Batches of at least this many genes are hashed with einsum, smaller ones with matmul."""
 

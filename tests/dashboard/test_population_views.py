@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 
 import numpy as np
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -14,6 +15,7 @@ from tui.dashboard.app import QueensApp
 from tui.dashboard.population_pictures import (
     SHARE_LEVELS,
     block_shares,
+    column_counts,
     conflict_histogram,
     map_scale,
     placement_shares,
@@ -63,6 +65,16 @@ def test_placement_shares_match_a_decode_of_every_individual(
     for row, column in zip(np.ravel(rows), np.ravel(columns), strict=True):
         expected[row, column] += 1 / size
     assert np.allclose(placement_shares(population, n, encoding), expected)
+
+
+@pytest.mark.parametrize("n", [1, 2, 3, 7, 32, 33, 40, 41, 64])
+@pytest.mark.parametrize("size", [1, 5, 10_000])
+def test_column_counts_in_pairs_and_blocks_equal_a_count_per_column(n: int, size: int) -> None:
+    # Two columns to an index up to N = 40 (an odd N leaves one column alone), one column to
+    # an index beyond; 10,000 individuals span several blocks.
+    genes = ENCODINGS["integer"].random_population(size, n, np.random.default_rng(n + size))
+    expected = np.stack([np.bincount(genes[:, c], minlength=n) for c in range(n)], axis=1)
+    assert np.array_equal(column_counts(genes, n), expected)
 
 
 def test_blocks_of_a_converged_population_are_full_on_its_line_only() -> None:

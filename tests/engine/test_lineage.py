@@ -129,6 +129,8 @@ def check_generation(previous: Snapshot, current: Snapshot, stages: MutationStag
         assert not array.flags.writeable
     assert parents.shape == (population.shape[0], 2)
     assert ((parents >= -1) & (parents < before.shape[0])).all()
+    assert np.array_equal(lineage.first_parents, parents[:, 0])
+    assert np.array_equal(lineage.second_parents, parents[:, 1])
     kinds = flags & KIND
     first, second = parents[:, 0], parents[:, 1]
     assert ((kinds == NEW) == (first < 0)).all()

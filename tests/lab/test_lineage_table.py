@@ -140,6 +140,26 @@ def test_widths_fit_the_population() -> None:
     assert row.width == 1 and row.family is not None
 
 
+@pytest.mark.parametrize("size", [3, 256, 1000, 70_000])
+def test_a_family_holds_offsets_flags_and_second_parents_in_that_order(size: int) -> None:
+    # The bytes the readers expect, written out plainly: each first parent as
+    # ``parent + 1 - index`` modulo the width's range, the flags, the crossed second parents.
+    rng = np.random.default_rng(size)
+    first = rng.integers(-1, size, size)
+    crossed = rng.random(size) < 0.3
+    second = np.where(crossed, rng.integers(0, size, size), -1)
+    flags = np.where(crossed, 3, rng.integers(0, 3, size)).astype(np.uint8)
+    row = pack_family(4, np.stack([first, second], axis=1), flags, 0, -1)
+    width = width_for(size)
+    offsets = b"".join(
+        ((parent + 1 - index) % (1 << (8 * width))).to_bytes(width, "little")
+        for index, parent in enumerate(first.tolist())
+    )
+    seconds = b"".join(parent.to_bytes(width, "little") for parent in second[crossed].tolist())
+    assert row.family is not None and row.width == width
+    assert zlib.decompress(row.family) == offsets + flags.tobytes() + seconds
+
+
 def test_a_store_without_the_table_opens_and_gets_it(tmp_path: Path) -> None:
     path = tmp_path / "runs.sqlite3"
     RunStore.open(path).close()

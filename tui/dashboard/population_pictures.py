@@ -9,8 +9,9 @@ Two views the board panel can show instead of one individual (``v`` switches):
 - the conflict histogram (:func:`conflict_histogram`): how many individuals have each number of
   attacking pairs, in at most as many bars as there are lines.
 
-Both are ``bincount`` over the ``(P, N)`` array (a column at a time), never a Python loop over
-individuals, so a population of a million at N = 8 paints in a few tens of milliseconds
+Both are ``bincount`` over the ``(P, N)`` array (a block of individuals at a time, two columns
+to an index where that fits in cache), never a Python loop over individuals, so a population
+of a million at N = 32 paints in a few tens of milliseconds
 (``tests/benchmarks/bench_population_views.py`` prints the figures).
 """
 
@@ -62,13 +63,55 @@ def placement_shares(
     if encoding == "squares":
         counts = np.bincount(genes.ravel(), minlength=n * n)[: n * n].reshape(n, n)
     else:
-        # One count of rows per column: no (P, N) temporary of square indices, which at a
-        # million individuals costs more than the counting itself.
-        counts = np.stack(
-            [np.bincount(genes[:, column], minlength=n)[:n] for column in range(n)], axis=1
-        )
+        counts = column_counts(genes, n)
     shares: npt.NDArray[np.float64] = counts / size
     return shares
+
+
+PAIRED_CELLS: Final = 1 << 15
+"""Columns are counted two at a time while the table of (column pair, row, row) cells stays
+this small (``N * N * N / 2``: up to N = 40), so the counting stays in the processor's cache."""
+BLOCK_GENES: Final = 1 << 16
+"""Genes turned into cell indices at once: a block's indices stay in cache, and no ``(P, N)``
+temporary is made (at a million individuals it would be hundreds of MB)."""
+
+
+def column_counts(genes: npt.NDArray[np.int64], n: int) -> npt.NDArray[np.int64]:
+    """``(n, n)`` indexed ``[row, column]``: how many individuals put column's queen on row.
+
+    One ``bincount`` over cell indices (``column * N + row``), a block of individuals at a
+    time. Where the table fits in cache, two columns make one index (``(pair * N + row of the
+    first) * N + row of the second``): half the indices to count, which is most of the cost
+    (P = 10^6, N = 32: 32 million genes; a count per column read the population 32 times,
+    strided). The counts of a column are then the sums of its pairs' table along the other.
+    """
+    size = genes.shape[0]
+    paired = n // 2 if n * n * (n // 2) <= PAIRED_CELLS else 0
+    single = np.arange(2 * paired, n, dtype=np.int64)  # columns counted on their own
+    cells = paired * n * n
+    length = cells + single.shape[0] * n
+    offsets = np.concatenate(
+        [np.arange(paired, dtype=np.int64) * (n * n), cells + (single - 2 * paired) * n]
+    )
+    rows = max(1, BLOCK_GENES // max(1, paired + single.shape[0]))
+    index = np.empty((min(rows, size), offsets.shape[0]), dtype=np.int64)
+    counts = np.zeros(length, dtype=np.int64)
+    for start in range(0, size, rows):
+        block = genes[start : start + rows]
+        at = index[: block.shape[0]]
+        if paired:
+            np.multiply(block[:, 0 : 2 * paired : 2], n, out=at[:, :paired])
+            at[:, :paired] += block[:, 1 : 2 * paired : 2]
+        at[:, paired:] = block[:, 2 * paired :]
+        at += offsets
+        counts += np.bincount(at.ravel(), minlength=length)
+    by_column = np.empty((n, n), dtype=np.int64)  # [column, row]
+    if paired:
+        table = counts[:cells].reshape(paired, n, n)
+        by_column[0 : 2 * paired : 2] = table.sum(axis=2)
+        by_column[1 : 2 * paired : 2] = table.sum(axis=1)
+    by_column[2 * paired :] = counts[cells:].reshape(-1, n)
+    return by_column.T
 
 
 def map_scale(n: int, width: int, height: int) -> int:

@@ -24,7 +24,7 @@ from typing import Any, Final
 from engine import GeneticAlgorithm, Snapshot
 from tui.lab.engine_state import capture
 from tui.lab.store import STAT_FIELDS, Batch, Keyframe, RunStore, keyframe_size
-from tui.lab.store.lineage_table import LineageRow, in_place_row, pack_family
+from tui.lab.store.lineage_table import LineageRow, in_place_row, pack_origins
 from tui.lab.writer_process import Writer
 
 COMMIT_INTERVAL: Final = 1.0
@@ -67,7 +67,8 @@ def lineage_row(snapshot: Snapshot) -> LineageRow | None:
     generation, best, before = snapshot.generation, lineage.best_index, lineage.previous_best
     if lineage.all_in_place:
         return in_place_row(generation, lineage.size, best, before)
-    return pack_family(generation, lineage.parents, lineage.origin_flags, best, before)
+    first, second = lineage.first_parents, lineage.second_parents
+    return pack_origins(generation, first, second, lineage.origin_flags, best, before)
 
 
 class Recorder:

@@ -21,6 +21,7 @@ import sqlite3
 import zlib
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 from typing import Final, NamedTuple
 
@@ -95,20 +96,45 @@ def pack_family(
         best: The generation's best individual.
         previous_best: The best of the generation before (``-1`` for generation 0).
     """
+    return pack_origins(generation, parents[:, 0], parents[:, 1], flags, best, previous_best)
+
+
+@lru_cache(maxsize=4)
+def _indices_less_one(size: int) -> npt.NDArray[np.int64]:
+    """``index - 1`` for every individual (read-only, cached: a run asks with one size)."""
+    indices = np.arange(-1, size - 1, dtype=np.int64)
+    indices.flags.writeable = False
+    return indices
+
+
+def pack_origins(
+    generation: int,
+    first: npt.NDArray[np.int64],
+    second: npt.NDArray[np.int64],
+    flags: npt.NDArray[np.uint8],
+    best: int,
+    previous_best: int,
+) -> LineageRow:
+    """:func:`pack_family` from the two columns of the parents, as a recorder has them.
+
+    The family's bytes are written into one buffer, each part cast in place (a cast to the
+    unsigned type keeps the low bytes: the offsets modulo its range), and compressed from
+    there: a run's first generations record a family each, so its cost is a generation's.
+    """
     size = int(flags.shape[0])
     width = width_for(size)
     unsigned = np.dtype(f"<u{width}")
-    wrap = (1 << (8 * width)) - 1
-    offsets = (parents[:, 0] + 1 - np.arange(size)) & wrap
-    seconds = parents[:, 1]
-    raw = b"".join(
-        (
-            offsets.astype(unsigned).tobytes(),
-            np.asarray(flags, dtype=np.uint8).tobytes(),
-            seconds[seconds >= 0].astype(unsigned).tobytes(),
-        )
+    crossed = second[second >= 0]
+    raw = np.empty(size * (width + 1) + crossed.shape[0] * width, dtype=np.uint8)
+    np.subtract(
+        first,
+        _indices_less_one(size),
+        out=raw[: size * width].view(unsigned),
+        casting="unsafe",
     )
-    family = zlib.compress(raw, COMPRESSION)
+    raw[size * width : size * (width + 1)] = flags
+    raw[size * (width + 1) :].view(unsigned)[:] = crossed
+    family = zlib.compress(raw.data, COMPRESSION)
     return LineageRow(generation, size, best, previous_best, width, family)
 
 
