@@ -120,6 +120,7 @@ class RecordKeys:
             self.screen.notify(str(error), title="Replay", severity="error", timeout=8)
             return False
         run = self.run_control.run
+        run.latest = run.inspected = None  # the last run's generation is not the record's
         run.series = HistorySeries()
         if len(stored):
             run.series.update(stored, _AtGeneration(last))  # type: ignore[arg-type]

@@ -214,13 +214,13 @@ class TravelKeys:
     def _say_shown(self, *, computing: int | None = None) -> None:
         """The status line: the generation shown, and the one being computed if any."""
         shown = self.shown_generation()
-        if shown is None:
-            return
         last = self.travel.last_generation()
         mark = "▶ " if self.travel.playing else ""
-        note = f"REPLAY {mark}gen {shown:,} / {last:,}"
+        note = "REPLAY" if shown is None else f"REPLAY {mark}gen {shown:,} / {last:,}"
         if computing is not None:
             note += f"  computing gen {computing:,}…"
+        elif shown is None:
+            return
         self.status.note = note
         self.painter.paint_status()
 
