@@ -138,11 +138,14 @@ async def test_space_pauses_a_play_back_at_the_speed_limit(
         await wait_for(pilot, lambda: shown_generation(app) == 3, "the first generation played")
         assert app.main_screen.travel.playing and "REPLAY ▶ gen 3 / 30" in status_text(app)
         await pilot.press("space")
+        paused_at = shown_generation(app)
+        assert not app.main_screen.travel.playing
+        assert f"REPLAY gen {paused_at} / 30" in status_text(app)
         await pilot.pause(1.3)  # a tick and more: nothing more is played
-        assert not app.main_screen.travel.playing and shown_generation(app) == 3
+        assert not app.main_screen.travel.playing and shown_generation(app) == paused_at
         latest = app.main_screen.run.latest
         assert latest is not None
-        assert_same(latest, stored[3], live[3])
+        assert_same(latest, stored[paused_at], live[paused_at])
 
 
 async def test_n_steps_one_recorded_generation(tmp_path: Path, wait_for: WaitFor) -> None:

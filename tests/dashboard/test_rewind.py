@@ -1,14 +1,15 @@
-"""The rewinder: exact generations, the copies it keeps on the way, its budget, abandoned walks."""
+"""The rewinder: exact generations, the states it keeps on the way, its budget, abandoned walks."""
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 
 import numpy as np
 import pytest
 
 from engine import Config, Snapshot
-from tui.dashboard.rewind import Abandoned, Rewinder, footprint
+from tui.dashboard.rewind import Abandoned, Rewinder, compact_state, state_size
 from tui.lab.engine_state import new_algorithm
 from tui.lab.recorder import Recorder
 from tui.lab.store import RunStore
@@ -57,7 +58,7 @@ def test_every_generation_is_the_records_in_any_order(store: RunStore) -> None:
         assert same(rewinder.snapshot_at(generation), expected)
 
 
-def test_the_keys_next_jumps_start_from_copies_kept_on_the_way(store: RunStore) -> None:
+def test_the_keys_next_jumps_start_from_states_kept_on_the_way(store: RunStore) -> None:
     rewinder = Rewinder(Timeline(store, 1))
     rewinder.snapshot_at(60)
     first = Counter()
@@ -68,7 +69,7 @@ def test_the_keys_next_jumps_start_from_copies_kept_on_the_way(store: RunStore) 
         rewinder.snapshot_at(target, again)
         assert again.steps == 0
     back_one = Counter()
-    rewinder.snapshot_at(49, back_one)  # `[` from 50: the copy of 49 was kept too
+    rewinder.snapshot_at(49, back_one)  # `[` from 50: the state of 49 was kept too
     assert back_one.steps == 0
 
 
@@ -80,11 +81,11 @@ def test_the_nearest_start_wins_keyframe_or_run_in_memory(store: RunStore) -> No
     assert counter.steps == 0  # the keyframe of 60, not 55 generations from the run at 5
     counter = Counter()
     rewinder.snapshot_at(58, counter)
-    assert counter.steps == 53  # from the copy kept at 5, not from the keyframe of 0
+    assert counter.steps == 53  # from the state kept at 5, not from the keyframe of 0
 
 
-def test_copies_stay_within_the_budget_nearest_the_target_kept(store: RunStore) -> None:
-    size = footprint(Timeline(store, 1).algorithm_at(55))
+def test_states_stay_within_the_budget_nearest_the_target_kept(store: RunStore) -> None:
+    size = state_size(compact_state(Timeline(store, 1).algorithm_at(55)))
     rewinder = Rewinder(Timeline(store, 1), budget=3 * size + size // 2)
     rewinder.snapshot_at(55)
     assert rewinder.used() <= rewinder.budget and len(rewinder.checkpoints) == 3
@@ -106,3 +107,16 @@ def test_an_abandoned_walk_keeps_its_progress(store: RunStore) -> None:
     rest = Counter()
     snapshot = rewinder.snapshot_at(40, rest)
     assert rest.steps == 35 and same(snapshot, Timeline(store, 1).snapshot_at(40))
+
+
+def test_a_state_keeps_its_genes_in_one_byte_and_restores_the_same_run(store: RunStore) -> None:
+    from tui.lab.engine_state import restore
+
+    algorithm = Timeline(store, 1).algorithm_at(30)
+    state = compact_state(algorithm)
+    assert state["population"].dtype == np.uint8 and state["solutions"].dtype == np.uint8
+    restored = restore(state)
+    stepped = restored.step()
+    expected = Timeline(store, 1).snapshot_at(31)  # the record's, its time included
+    timed = dataclasses.replace(stepped, stats=stepped.stats._replace(elapsed=expected.elapsed))
+    assert same(timed, expected)

@@ -1,71 +1,71 @@
 """Any generation of the recorded run, fast when it is near one already reached.
 
 No Textual here; called from the time-travel thread only. Re-stepping dominates a jump in a
-large run (at P = 200,000, N = 28 a generation takes 0.3 to 0.5 s, and the store keeps few
-keyframes of a run that large: each is tens of megabytes), so the generations passed on the way
-are kept in memory as copies of the run, within :data:`CHECKPOINT_BUDGET`: the ones ten
-generations apart back from the target (where ``{`` goes next), on the decades (where ``}``
-and ``g`` go), and the one just before the target (where ``[`` goes). The copies farthest from
-the generation shown go first when the budget is reached.
+large run (at P = 200,000, N = 28 a generation takes 0.3 to 0.5 s on a quiet machine, and the
+store keeps few keyframes of a run that large: each is tens of megabytes), so the generations
+passed on the way are kept in memory as engine states, within :data:`CHECKPOINT_BUDGET`: the
+ones ten generations apart back from the target (where ``{`` goes next), the decades (where
+``}`` and ``g`` go), and the one just before the target (where ``[`` goes). A state keeps its
+genes in the narrowest integer type that holds them (one byte each up to N = 256, where the
+engine holds eight), so a state of P = 200,000, N = 28 takes about 10 MB; restoring one costs
+about as much as a keyframe (the engine checks it), without reading the store. The states
+farthest from the generation asked for go first when the budget is reached.
 """
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Callable
 from typing import Any, Final
 
 import numpy as np
 
 from engine import GeneticAlgorithm, Snapshot
-from tui.lab.timeline import Timeline
+from tui.lab.engine_state import capture, restore
+from tui.lab.timeline import RESTORE_STEPS, Timeline
 
 CHECKPOINT_BUDGET: Final = 512 * 2**20
-"""Bytes of run copies kept in memory (a copy at P = 200,000, N = 28 takes about 100 MB)."""
+"""Bytes of engine states kept in memory (one of P = 200,000, N = 28: about 10 MB)."""
 CHECKPOINT_EVERY: Final = 10
-"""Copies are kept every this many generations (the ``{`` and ``}`` stride)."""
+"""States are kept every this many generations (the ``{`` and ``}`` stride)."""
+GENE_ARRAYS: Final = ("population", "solutions")
+"""The state's arrays of genes (values 0 to N - 1), kept in the narrowest type."""
 
 
 class Abandoned(Exception):
     """A newer request replaced the one being computed."""
 
 
-def footprint(algorithm: GeneticAlgorithm) -> int:
-    """The bytes of the numpy arrays a run holds (what a copy of it costs, nearly)."""
-    seen: set[int] = set()
-    total = 0
-    stack: list[Any] = [algorithm]
-    while stack:
-        item = stack.pop()
-        if id(item) in seen:
-            continue
-        seen.add(id(item))
-        if isinstance(item, np.ndarray):
-            total += item.nbytes
-        elif isinstance(item, dict):
-            stack.extend(item.values())
-        elif isinstance(item, list | tuple | set | frozenset):
-            stack.extend(item)
-        elif hasattr(item, "__dict__") and not isinstance(item, type):
-            stack.extend(vars(item).values())
-        elif hasattr(item, "__slots__"):
-            stack.extend(getattr(item, slot, None) for slot in item.__slots__)
-    return total
+def compact_state(algorithm: GeneticAlgorithm) -> dict[str, Any]:
+    """The run's state (a copy) with its genes in the narrowest integer type that holds them;
+    :func:`tui.lab.engine_state.restore` takes it back as it is."""
+    state = capture(algorithm)
+    n = algorithm.snapshot.n
+    gene_type = np.min_scalar_type(max(n - 1, 0))
+    for name in GENE_ARRAYS:
+        array = state.get(name)
+        if isinstance(array, np.ndarray) and array.dtype.kind in "iu":
+            state[name] = array.astype(gene_type)
+    return state
+
+
+def state_size(state: dict[str, Any]) -> int:
+    """The bytes of a state's arrays (the rest is a few hundred bytes)."""
+    return sum(value.nbytes for value in state.values() if isinstance(value, np.ndarray))
 
 
 class Rewinder:
-    """Reaches generations of one recorded run, keeping copies of the run on the way.
+    """Reaches generations of one recorded run, keeping engine states on the way.
 
     Args:
         timeline: The run's timeline (checks every re-stepped generation against the record).
-        budget: Bytes of copies kept.
+        budget: Bytes of states kept.
     """
 
     def __init__(self, timeline: Timeline, *, budget: int = CHECKPOINT_BUDGET) -> None:
         self.timeline = timeline
         self.budget = budget
-        self.checkpoints: dict[int, tuple[GeneticAlgorithm, int]] = {}
-        """Copies of the run by generation, with their size in bytes."""
+        self.checkpoints: dict[int, tuple[dict[str, Any], int]] = {}
+        """Engine states of the run by generation, with their size in bytes."""
 
     def snapshot_at(self, generation: int, abandon: Callable[[], bool] = lambda: False) -> Snapshot:
         """Generation ``generation``, exactly.
@@ -88,21 +88,20 @@ class Rewinder:
             if abandon():
                 raise Abandoned
 
-        snapshot = self.timeline.snapshot_at(generation, start=start, after_step=stepped)
-        return snapshot
+        return self.timeline.snapshot_at(generation, start=start, after_step=stepped)
 
     def _start_for(self, generation: int) -> GeneticAlgorithm | None:
-        """A copy of the nearest kept run at or before ``generation``, if it is nearer than
-        the one the timeline holds (``None``: let the timeline choose)."""
+        """The nearest state kept at or before ``generation``, restored, if it is nearer than
+        the run the timeline holds by more than a restore costs (``None``: let the timeline
+        choose between the run it holds and the keyframes)."""
         kept = [at for at in self.checkpoints if at <= generation]
         if not kept:
             return None
         at = max(kept)
         cached = self.timeline.cached_generation
-        if cached is not None and at <= cached <= generation:
+        if cached is not None and at - RESTORE_STEPS <= cached <= generation:
             return None
-        # A copy: the timeline steps what it is given, and the kept one must stay where it is.
-        return copy.deepcopy(self.checkpoints[at][0])
+        return restore(self.checkpoints[at][0])
 
     @staticmethod
     def _worth_keeping(at: int, target: int) -> bool:
@@ -112,18 +111,19 @@ class Rewinder:
         )
 
     def _keep(self, at: int, algorithm: GeneticAlgorithm, target: int) -> None:
-        """Keep a copy of the run at ``at``; drop the copies farthest from ``target`` when
-        over the budget (a run larger than the whole budget is not copied)."""
+        """Keep the run's state at ``at``; drop the states farthest from ``target`` when over
+        the budget (a state larger than the whole budget is not kept)."""
         if at in self.checkpoints:
             return
-        size = footprint(algorithm)
+        state = compact_state(algorithm)
+        size = state_size(state)
         if size > self.budget:
             return
-        self.checkpoints[at] = (copy.deepcopy(algorithm), size)
+        self.checkpoints[at] = (state, size)
         while self.used() > self.budget and len(self.checkpoints) > 1:
             farthest = max(self.checkpoints, key=lambda g: (abs(g - target), -g))
             del self.checkpoints[farthest]
 
     def used(self) -> int:
-        """Bytes of copies kept."""
+        """Bytes of states kept."""
         return sum(size for _, size in self.checkpoints.values())

@@ -207,8 +207,9 @@ class TravelKeys:
         if not playing and self.travel.playing:
             self.run_control.run.state = "paused"
         request = self.travel.ask(generation, playing=playing)
-        if generation != self.shown_generation() and not playing:
-            self._say_shown(computing=generation)
+        if not playing:  # a sign at once: the generation may take seconds to compute
+            shown = self.shown_generation()
+            self._say_shown(computing=None if generation == shown else generation)
         self.worker.ask(TravelJob(request, generation, playing))
 
     def _say_shown(self, *, computing: int | None = None) -> None:
