@@ -8,12 +8,15 @@ ones ten generations apart back from the target (where ``{`` goes next), the dec
 ``}`` and ``g`` go), and the one just before the target (where ``[`` goes). A state keeps its
 genes in the narrowest integer type that holds them (one byte each up to N = 256, where the
 engine holds eight), so a state of P = 200,000, N = 28 takes about 10 MB; restoring one costs
-about as much as a keyframe (the engine checks it), without reading the store. The states
-farthest from the generation asked for go first when the budget is reached.
+about as much as a keyframe (the engine checks it, and its solutions: a run that found 100,000
+takes seconds), without reading the store, so a state is restored only where that is measured to
+be quicker than stepping the run in memory on. The states farthest from the generation asked
+for go first when the budget is reached.
 """
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 from typing import Any, Final
 
@@ -29,6 +32,8 @@ CHECKPOINT_EVERY: Final = 10
 """States are kept every this many generations (the ``{`` and ``}`` stride)."""
 GENE_ARRAYS: Final = ("population", "solutions")
 """The state's arrays of genes (values 0 to N - 1), kept in the narrowest type."""
+MEASURE_WEIGHT: Final = 0.5
+"""Weight of the newest measure in the running estimates of a step's and a restore's time."""
 
 
 class Abandoned(Exception):
@@ -66,6 +71,10 @@ class Rewinder:
         self.budget = budget
         self.checkpoints: dict[int, tuple[dict[str, Any], int]] = {}
         """Engine states of the run by generation, with their size in bytes."""
+        self.step_seconds: float | None = None
+        """A generation's re-stepping time, as measured lately (``None``: not yet)."""
+        self.restore_seconds: float | None = None
+        """A state's restoring time, as measured lately (``None``: not yet)."""
 
     def snapshot_at(self, generation: int, abandon: Callable[[], bool] = lambda: False) -> Snapshot:
         """Generation ``generation``, exactly.
@@ -80,28 +89,42 @@ class Rewinder:
             StoreError: No such generation, a damaged record, or a re-step that differs.
         """
         start = self._start_for(generation)
+        last_step = time.perf_counter()
 
         def stepped(algorithm: GeneticAlgorithm) -> None:
+            nonlocal last_step
+            now = time.perf_counter()
+            self.step_seconds = _running(self.step_seconds, now - last_step)
             at = algorithm.snapshot.generation
             if self._worth_keeping(at, generation):
                 self._keep(at, algorithm, generation)
             if abandon():
                 raise Abandoned
+            last_step = time.perf_counter()  # keeping a state is not stepping
 
         return self.timeline.snapshot_at(generation, start=start, after_step=stepped)
 
     def _start_for(self, generation: int) -> GeneticAlgorithm | None:
         """The nearest state kept at or before ``generation``, restored, if it is nearer than
-        the run the timeline holds by more than a restore costs (``None``: let the timeline
-        choose between the run it holds and the keyframes)."""
+        the run the timeline holds by more generations than a restore costs, as measured
+        (``None``: let the timeline choose between the run it holds and the keyframes)."""
         kept = [at for at in self.checkpoints if at <= generation]
         if not kept:
             return None
         at = max(kept)
         cached = self.timeline.cached_generation
-        if cached is not None and at - RESTORE_STEPS <= cached <= generation:
+        if cached is not None and cached <= generation and at - self._restore_steps() <= cached:
             return None
-        return restore(self.checkpoints[at][0])
+        started = time.perf_counter()
+        algorithm = restore(self.checkpoints[at][0])
+        self.restore_seconds = _running(self.restore_seconds, time.perf_counter() - started)
+        return algorithm
+
+    def _restore_steps(self) -> float:
+        """How many generations restoring a state costs, as measured lately."""
+        if self.step_seconds is None or self.restore_seconds is None or self.step_seconds <= 0:
+            return RESTORE_STEPS
+        return max(RESTORE_STEPS, self.restore_seconds / self.step_seconds)
 
     @staticmethod
     def _worth_keeping(at: int, target: int) -> bool:
@@ -127,3 +150,10 @@ class Rewinder:
     def used(self) -> int:
         """Bytes of states kept."""
         return sum(size for _, size in self.checkpoints.values())
+
+
+def _running(estimate: float | None, measured: float) -> float:
+    """A running estimate updated with a new measure."""
+    if estimate is None:
+        return measured
+    return (1 - MEASURE_WEIGHT) * estimate + MEASURE_WEIGHT * measured
