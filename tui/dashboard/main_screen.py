@@ -32,7 +32,6 @@ from tui.dashboard.current_run import CurrentRun
 from tui.dashboard.lineage_ring import LineageRing
 from tui.dashboard.painter import FRAME_RATE, Painter
 from tui.dashboard.recording import DashboardRecording
-from tui.dashboard.reproduce import reproduce_command
 from tui.dashboard.run_control import RunControl
 from tui.dashboard.screens import HelpScreen, RaceScreen, SolutionsScreen
 from tui.dashboard.time_travel import TimeTravel
@@ -262,8 +261,7 @@ class MainScreen(Screen[None]):
 
     def run_command(self) -> str | None:
         """The ``queens solve`` command that reruns the current run (``None``: no run yet)."""
-        algorithm = self.runner.algorithm
-        return None if algorithm is None else reproduce_command(algorithm.config)
+        return self.run_control.run_command()
 
     def choose_preset(self, name: str, *, run: bool) -> None:
         """Fill the form from a preset (as its select does) and, if asked, start a run."""

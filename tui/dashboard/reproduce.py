@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 from engine import Config
 from tui.lab.rerun_line import config_flags, solve_line
 
@@ -16,3 +19,13 @@ def reproduce_command(config: Config) -> str:
         A command a shell runs as is.
     """
     return solve_line(config_flags(config))
+
+
+def recorded_run_command(config: Mapping[str, Any]) -> str:
+    """The command that reruns a recorded run, from the config its record keeps (the line
+    ``queens show RUN`` prints).
+
+    Raises:
+        ConfigError: When the record's config is not a valid one (a damaged record).
+    """
+    return reproduce_command(Config.from_mapping(config))

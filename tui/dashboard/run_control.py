@@ -8,15 +8,28 @@ the painting to :class:`~tui.dashboard.painter.Painter`.
 
 from __future__ import annotations
 
+from typing import Protocol
+
 from textual.screen import Screen
 
-from engine import Config, GeneticAlgorithm, Snapshot
+from engine import Config, ConfigError, GeneticAlgorithm, Snapshot
 from tui.dashboard.current_run import CurrentRun
 from tui.dashboard.history_series import HistorySeries
 from tui.dashboard.painter import Painter
 from tui.dashboard.recording import DashboardRecording
+from tui.dashboard.reproduce import recorded_run_command, reproduce_command
 from tui.dashboard.time_travel import TimeTravel
 from tui.dashboard.widgets import EngineRunner, StatusLine
+
+
+class PastPlayer(Protocol):
+    """What ``space`` and ``n`` do while a past generation is shown (the time-travel keys)."""
+
+    def toggle_play(self) -> None:
+        """Play the record back from the generation shown, or pause it."""
+
+    def step(self) -> None:
+        """One recorded generation on."""
 
 
 class RunControl:
@@ -49,6 +62,8 @@ class RunControl:
         self.status = status
         self.recording = recording
         self.travel = travel
+        self.past: PastPlayer | None = None
+        """Plays the record back while a past generation is shown (set by the travel keys)."""
 
     def start(self, config: Config, *, run: bool, record: bool) -> bool:
         """Replace the run; an engine error is reported, never raised.
@@ -95,6 +110,8 @@ class RunControl:
             return
         self.travel.leave()
         self.status.note = None
+        if self.run.state == "running" and not self.runner.running:
+            self.run.state = "paused"  # it was the record playing back, not the run
         algorithm = self.runner.algorithm
         if algorithm is not None:
             self.run.latest = algorithm.snapshot
@@ -104,7 +121,10 @@ class RunControl:
         self.painter.repaint(force=True)
 
     def toggle(self) -> None:
-        """Run or pause the current run."""
+        """Run or pause the current run (in the past: play the record back or pause it)."""
+        if self.travel.active and self.past is not None:
+            self.past.toggle_play()
+            return
         if self.is_over():
             return
         if self.runner.running:
@@ -117,7 +137,10 @@ class RunControl:
         self.painter.repaint(force=True)
 
     def step_once(self) -> None:
-        """Pause, then step exactly one generation."""
+        """Pause, then step exactly one generation (in the past: one recorded generation)."""
+        if self.travel.active and self.past is not None:
+            self.past.step()
+            return
         if self.is_over():
             return
         self.runner.step_once()
@@ -136,6 +159,21 @@ class RunControl:
         """Raise (or, for negative ``steps``, lower) the engine's speed limit."""
         self.runner.set_speed(self.runner.speed_index + steps)
         self.painter.paint_status()
+
+    def run_command(self) -> str | None:
+        """The ``queens solve`` command that reruns the run shown (``None``: no run yet).
+
+        A replayed record has no live run: its line is written from the record's config, as
+        ``queens show`` writes it.
+        """
+        timeline = self.travel.timeline
+        if self.travel.replay_only and timeline is not None:
+            try:
+                return recorded_run_command(timeline.info.config)
+            except ConfigError:
+                return None  # a damaged record: replaying it said so already
+        algorithm = self.runner.algorithm
+        return None if algorithm is None else reproduce_command(algorithm.config)
 
     def is_over(self) -> bool:
         """Whether the current run can go no further (and say what to do)."""

@@ -1,8 +1,10 @@
 """Time travel: which past generation of a recorded run the dashboard shows, and that generation.
 
-No Textual here. :class:`TimeTravel` says which generation is shown (``None``: the live run)
-and computes it exactly from the store; the time-travel keys
-(:mod:`tui.dashboard.actions.travel_keys`) move it and show what it computed.
+No Textual here. :class:`TimeTravel` says which generation is shown (``None``: the live run),
+whether the record is playing back, and computes a generation exactly from the store (through a
+:class:`~tui.dashboard.rewind.Rewinder`, which keeps the runs passed on the way); the
+time-travel keys (:mod:`tui.dashboard.actions.travel_keys`) move it and show what the
+time-travel thread (:mod:`tui.dashboard.travel_worker`) computed.
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ import numpy as np
 import numpy.typing as npt
 
 from engine import Snapshot
+from tui.dashboard.rewind import Rewinder
 from tui.lab.store import RunStore, StoreError
 from tui.lab.timeline import Timeline
 
@@ -34,32 +37,46 @@ class StoredHistory:
 class TimeTravel:
     """Which past generation of a recorded run the dashboard shows, and that generation.
 
-    ``position`` is ``None`` while the dashboard follows the live run.
+    ``position`` is ``None`` while the dashboard follows the live run; else the generation
+    asked for last (while it is computed, the screen still shows the one before).
     """
 
     def __init__(self) -> None:
         self.position: int | None = None
         self.timeline: Timeline | None = None
+        self.rewinder: Rewinder | None = None
+        """Computes the record's generations (``None``: no record)."""
         self.replay_only = False
         """A recorded run loaded for replay: there is no live run to return to."""
+        self.playing = False
+        """The record is playing back (``position`` moves on by itself)."""
         self.request = 0
-        """Counts the generations asked for and the returns to live: a generation computed
-        for an older request is no longer wanted."""
+        """Counts the generations asked for, the returns to live and the records attached: a
+        generation computed for an older request is no longer wanted."""
 
     @property
     def active(self) -> bool:
         """Whether a past generation is shown."""
         return self.position is not None
 
-    def ask(self, generation: int) -> int:
-        """Show ``generation`` from now on; returns the request to compute it under."""
+    def ask(self, generation: int, *, playing: bool = False) -> int:
+        """Show ``generation`` from now on (``playing``: and the ones after it, in turn);
+        returns the request to compute it under."""
         self.request += 1
         self.position = generation
+        self.playing = playing
         return self.request
+
+    def hold(self) -> None:
+        """Stop playing back at the generation shown; one still being computed is not
+        wanted."""
+        self.request += 1
+        self.playing = False
 
     def leave(self) -> None:
         """Follow the live run again; a generation still being computed is not wanted."""
         self.position = None
+        self.playing = False
         self.request += 1
 
     def is_latest(self, request: int) -> bool:
@@ -69,14 +86,16 @@ class TimeTravel:
     def attach(self, store: RunStore, run_id: int, *, replay_only: bool) -> None:
         """Travel in this run from now on."""
         self.timeline = Timeline(store, run_id)
+        self.rewinder = Rewinder(self.timeline)
         self.replay_only = replay_only
-        self.position = None
+        self.leave()
 
     def detach(self) -> None:
         """No recorded run (recording off, or a new run not yet recorded)."""
         self.timeline = None
-        self.position = None
+        self.rewinder = None
         self.replay_only = False
+        self.leave()
 
     def last_generation(self) -> int:
         """The last recorded generation (the record is re-read: a live run grows)."""
@@ -99,9 +118,9 @@ class TimeTravel:
         Raises:
             StoreError: No such generation, a damaged record, or a re-step that differs.
         """
-        if self.timeline is None:
+        if self.rewinder is None:
             raise StoreError("this run is not recorded: nothing to travel back to")
-        return self.timeline.snapshot_at(generation)
+        return self.rewinder.snapshot_at(generation)
 
     def history(self) -> StoredHistory:
         """The recorded statistics, for the charts of a replayed run."""

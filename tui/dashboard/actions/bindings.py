@@ -22,8 +22,20 @@ QUIT: Final = Binding("q", "app.quit", "Quit", id="quit")
 """Quits from the main screen, and from the screens where no other dashboard key acts."""
 
 MAIN_BINDINGS: Final[list[BindingType]] = [
-    Binding("space", "toggle_run", "Run/Pause", id="toggle-run"),
-    Binding("n", "step", "Step", id="step", tooltip="exactly one generation"),
+    Binding(
+        "space",
+        "toggle_run",
+        "Run/Pause",
+        id="toggle-run",
+        tooltip="in the past (REPLAY): play the record back from the generation shown",
+    ),
+    Binding(
+        "n",
+        "step",
+        "Step",
+        id="step",
+        tooltip="exactly one generation (in the past: the next recorded one)",
+    ),
     Binding("r", "new_run", "New", id="new-run", tooltip="start a new run from the form"),
     Binding("f", "focus_form", "Form", id="focus-form", tooltip="edit the parameters"),
     Binding("t", "focus_table", "Table", id="focus-table", tooltip="enter inspects a row"),

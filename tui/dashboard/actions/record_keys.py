@@ -8,7 +8,9 @@ recorded in the same run of the store.
 from __future__ import annotations
 
 import io
+from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Any
 
 from textual.message import Message
 from textual.screen import Screen
@@ -17,7 +19,7 @@ from tui.dashboard.actions.travel_keys import TravelKeys
 from tui.dashboard.history_series import HistorySeries
 from tui.dashboard.painter import Painter
 from tui.dashboard.run_control import RunControl
-from tui.dashboard.widgets import StatusLine
+from tui.dashboard.widgets import ParamForm, StatusLine
 from tui.lab.store import RunStore
 
 
@@ -99,13 +101,14 @@ class RecordKeys:
         self.replay(run_id, store)
 
     def replay(self, run_id: int, store: RunStore | None = None) -> bool:
-        """Show a recorded run in time-travel mode, at its last generation."""
+        """Show a recorded run in time-travel mode, at its last generation; the form shows
+        its config (``r`` reruns it, as the help's line does)."""
         from tui.lab.store import StoreError
 
         try:
             if store is None:
                 store = self.recording.store()
-            store.run(run_id)
+            info = store.run(run_id)
             self.runner.stop()
             self.recording.end()
             self.runner.algorithms = ()
@@ -116,15 +119,33 @@ class RecordKeys:
             self.screen.notify(str(error), title="Replay", severity="error", timeout=8)
             return False
         run = self.run_control.run
+        run.latest = run.inspected = None  # the last run's generation is not the record's
         run.series = HistorySeries()
         if len(stored):
             run.series.update(stored, _AtGeneration(last))  # type: ignore[arg-type]
-        run.state = "stopped"
+        run.state = "paused"  # space plays the record back, n steps it
         self.status.stop_reason = "replay"
         self.status.run_label = f"run {run_id}"
+        self._show_config(info.config)
         self.painter.reset()
         self.travel_keys.show_generation(last)
         return True
+
+    def _show_config(self, values: Mapping[str, Any]) -> None:
+        """Put a record's config in the form: the run shown is the one ``r`` starts again."""
+        from engine import Config, ConfigError
+
+        try:
+            config = Config.from_mapping(values)
+        except ConfigError as error:
+            self.screen.notify(
+                f"The form keeps its values: the record's config is not valid here ({error}).",
+                title="Replay",
+                severity="warning",
+                timeout=8,
+            )
+            return
+        self.screen.query_one(ParamForm).fill(config)
 
     def resume(self, run_id: int) -> None:
         """Continue a recorded run here, recorded in the same run."""
@@ -139,6 +160,7 @@ class RecordKeys:
         self.run_control.show_live()
         self.travel.detach()
         self.recording.continue_run(resumed.algorithm, resumed.recorder)
+        self._show_config(resumed.algorithm.config.to_dict())
         self.runner.start_all([resumed.algorithm.config], run=False, algorithms=[resumed.algorithm])
         run = self.run_control.run
         run.latest = snapshot = resumed.algorithm.snapshot

@@ -177,7 +177,8 @@ class StatusLine(Static):
         if snapshot is None:
             text = Text(end="")
             text.append(f" {label} ", style="reverse bold")
-            text.append("  no run yet: fill in the form and press r")
+            if self.note is None:  # a note says what is coming (a record being opened)
+                text.append("  no run yet: fill in the form and press r")
             return text
         fields = self._fields(snapshot, rate=rate, speed=speed, seed=seed)
         for state_label, short, dropped in self._attempts(full_label, label):

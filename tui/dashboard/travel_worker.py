@@ -1,0 +1,147 @@
+"""The time-travel thread: computes the generation asked for last, and plays the record back.
+
+No Textual here. One thread serves every request, so two jumps never compete for the machine:
+a newer request replaces the one waiting, and the one being computed gives up at its next
+generation (the run it reached stays a start for the next one, see
+:class:`~tui.dashboard.rewind.Rewinder`). Playing back is a request too: the generations from
+the one asked for to the record's end, one per tick of the speed limit, until a newer request
+or the end.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Final
+
+from engine import Snapshot
+from tui.dashboard.rewind import Abandoned, Rewinder
+from tui.dashboard.time_travel import TimeTravel
+
+WAKE_EVERY: Final = 0.25
+"""Seconds between two looks at whether the thread must end, while it waits."""
+
+
+@dataclass(frozen=True)
+class TravelJob:
+    """What is asked: generation ``generation`` (and, playing, every one after it)."""
+
+    request: int
+    generation: int
+    playing: bool = False
+
+
+@dataclass(frozen=True)
+class TravelResult:
+    """A generation computed for a request (``snapshot``), or why it could not be (``error``).
+
+    ``playing``: more generations of the same request follow.
+    """
+
+    request: int
+    generation: int
+    snapshot: Snapshot | None
+    error: str | None = None
+    playing: bool = False
+
+
+class TravelWorker:
+    """Computes requested generations in one thread, the newest request first.
+
+    A job is dropped as soon as it is no longer the travel's latest request (another key, a
+    return to the live run, another record), and so is a play-back.
+
+    Args:
+        travel: The travel state: its latest request, its record's rewinder and last generation.
+        deliver: Called from the thread with each result.
+        speed_limit: The generations per second to play back at (``None``: unlimited).
+    """
+
+    def __init__(
+        self,
+        travel: TimeTravel,
+        deliver: Callable[[TravelResult], None],
+        speed_limit: Callable[[], float | None],
+    ) -> None:
+        self._travel = travel
+        self._deliver = deliver
+        self._speed_limit = speed_limit
+        self._condition = threading.Condition()
+        self._job: TravelJob | None = None
+        self._stopped = False
+        self._cancelled: Callable[[], bool] = lambda: False
+
+    def ask(self, job: TravelJob) -> None:
+        """Compute ``job`` next, instead of whatever was asked before."""
+        with self._condition:
+            self._job = job
+            self._condition.notify_all()
+
+    def wake(self) -> None:
+        """Look again at the travel's request at once (it changed: a pause, a return)."""
+        with self._condition:
+            self._condition.notify_all()
+
+    def stop(self) -> None:
+        """End the thread (the screen is closing)."""
+        with self._condition:
+            self._stopped = True
+            self._job = None
+            self._condition.notify_all()
+
+    def run(self, cancelled: Callable[[], bool] = lambda: False) -> None:
+        """The thread: serve requests until :meth:`stop` (or ``cancelled()``)."""
+        self._cancelled = cancelled
+        while True:
+            with self._condition:
+                while self._job is None and not self._ending():
+                    self._condition.wait(WAKE_EVERY)
+                if self._ending():
+                    return
+                job, self._job = self._job, None
+                rewinder = self._travel.rewinder
+            if job is not None and rewinder is not None:
+                self._serve(job, rewinder)
+
+    def _ending(self) -> bool:
+        return self._stopped or self._cancelled()
+
+    def _replaced(self, job: TravelJob) -> bool:
+        """Whether ``job`` is no longer wanted."""
+        return self._job is not None or self._travel.request != job.request or self._ending()
+
+    def _serve(self, job: TravelJob, rewinder: Rewinder) -> None:
+        """Compute the job's generation, then (playing) the next ones, one per tick."""
+        generation = job.generation
+        next_due = time.monotonic()
+        while True:
+            started = time.monotonic()
+            try:
+                snapshot = rewinder.snapshot_at(generation, abandon=lambda: self._replaced(job))
+            except Abandoned:
+                return
+            except Exception as error:  # a damaged record must not end the thread
+                self._deliver(TravelResult(job.request, generation, None, str(error)))
+                return
+            more = job.playing and generation < self._travel.last_generation()
+            self._deliver(TravelResult(job.request, generation, snapshot, playing=more))
+            if not more:
+                return
+            with self._condition:
+                while not self._replaced(job):
+                    # The limit is read each time round: + and - act on a tick already waited.
+                    delay = max(next_due, started) + self._tick() - time.monotonic()
+                    if delay <= 0:
+                        break
+                    self._condition.wait(min(delay, WAKE_EVERY))
+                if self._replaced(job):
+                    return
+            next_due = max(next_due, started) + self._tick()
+            generation += 1
+
+    def _tick(self) -> float:
+        """Seconds between two generations played back (0: no limit)."""
+        limit = self._speed_limit()
+        return 1.0 / limit if limit else 0.0
