@@ -35,6 +35,11 @@ def _weights(n: int) -> HashArray:
     return weights
 
 
+def hash_weights(n: int) -> HashArray:
+    """The read-only weights :func:`row_hashes` gives gene positions ``0 .. n - 1`` (cached)."""
+    return _weights(n)
+
+
 _EINSUM_GENES: Final = 8192
 """Batches of at least this many genes are hashed with einsum, smaller ones with matmul."""
 

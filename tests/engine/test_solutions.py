@@ -5,6 +5,7 @@ from __future__ import annotations
 import functools
 import itertools
 import json
+import tracemalloc
 
 import numpy as np
 import pytest
@@ -17,8 +18,10 @@ from engine.solutions import (
     SolutionArchive,
     canonical,
     canonical_boards,
+    class_keys,
     symmetry_images,
 )
+from engine.uniqueness import row_hashes
 
 Board = tuple[int, ...]
 
@@ -159,6 +162,35 @@ def test_canonical_boards_on_non_solutions_is_still_the_smallest_image():
     keys = canonical_boards(boards)
     expected = [min(dihedral_images(tuple(board))) for board in boards.tolist()]
     assert [tuple(key) for key in keys.tolist()] == expected
+
+
+@pytest.mark.parametrize("n", [1, 4, 8, 9])
+def test_class_keys_are_the_smallest_hash_of_the_eight_images(n):
+    boards = np.array(sorted(backtracked_solutions(n)), dtype=np.int64)
+    expected = np.stack([row_hashes(image) for image in symmetry_images(boards)]).min(axis=0)
+    assert np.array_equal(class_keys(boards), expected)
+    # Every image of a board has its key, and the classes have distinct keys.
+    for image in symmetry_images(boards):
+        assert np.array_equal(class_keys(image), expected)
+        assert np.array_equal(class_keys(image.astype(np.int32)), expected)
+    assert len(set(expected.tolist())) == KNOWN_TOTALS[n][1]
+
+
+def test_class_keys_of_large_boards_without_their_images():
+    # Random permutations (the formula holds for any): blocks of columns sum to the whole.
+    rng = np.random.default_rng(3)
+    boards = np.stack([rng.permutation(700_001) for _ in range(2)])
+    images = symmetry_images(boards)
+    expected = np.stack([row_hashes(image) for image in images]).min(axis=0)
+    assert np.array_equal(class_keys(boards), expected)
+    assert np.array_equal(class_keys(images[3]), expected)
+    tracemalloc.start()
+    try:
+        class_keys(boards[:1])
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert peak < 4 * 2**20  # blocks of columns; the 8 images took 8 times a board (45 MB)
 
 
 # --- The archive. ---
