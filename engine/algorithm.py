@@ -156,6 +156,13 @@ class GeneticAlgorithm:
         self._local_search = LocalSearchSettings(
             moves=config.local_search, candidates=config.local_search_candidates
         )
+        self._column_entropy = column_entropy
+        if config.local_search or config.greedy_start:
+            # A run that loads the compiled kernels anyway sums the entropy compiled: the same
+            # float, without a population's worth of temporaries (engine.entropy_kernel).
+            from engine.entropy_kernel import compiled_column_entropy
+
+            self._column_entropy = compiled_column_entropy
 
     @property
     def snapshot(self) -> Snapshot:
@@ -405,7 +412,7 @@ class GeneticAlgorithm:
         state = self._run_state
         previous = (state.population, state.fitness, state.conflicts)
         diversity = unique_fraction(population)
-        entropy = column_entropy(population, self.config.n, self.encoding)
+        entropy = self._column_entropy(population, self.config.n, self.encoding)
         if started is not None:
             state.elapsed += time.perf_counter() - started
         state.population = read_only(population)
