@@ -109,7 +109,7 @@ class GeneticAlgorithm:
             population = greedy_population(config.population, config.n, rng)
         else:
             population = self.encoding.random_population(config.population, config.n, rng)
-        scored = evaluate(population, config.n, self.encoding, self.shape)
+        scored = self._evaluate(population, config.n, self.encoding, self.shape)
         self._run_state = RunState(
             generation=0,
             evaluations=config.population,
@@ -163,6 +163,24 @@ class GeneticAlgorithm:
             from engine.entropy_kernel import compiled_column_entropy
 
             self._column_entropy = compiled_column_entropy
+        self._evaluate = evaluate
+        self._children_compiled = False
+        if config.local_search:
+            from engine.memetic_children import compiled_children_apply, evaluate_boards
+
+            # The memetic children are mutated and searched one at a time in compiled code, and
+            # boards are scored one at a time: the same run in a fraction of the memory.
+            self._children_compiled = compiled_children_apply(
+                n=config.n,
+                encoding=config.encoding,
+                fitness=config.fitness,
+                mutation=config.mutation,
+                local_search=config.local_search,
+                fallback=config.fallback,
+                unique=config.unique,
+            )
+            if self._children_compiled:
+                self._evaluate = evaluate_boards
 
     @property
     def snapshot(self) -> Snapshot:
@@ -275,6 +293,15 @@ class GeneticAlgorithm:
         """This generation's children, mutated, filtered for uniqueness and evaluated."""
         config = self.config
         children, known = self._cross(population, fitness, conflicts)
+        if self._children_compiled:
+            from engine.memetic_children import improve_children_compiled, scored_from_conflicts
+
+            improved = improve_children_compiled(
+                children, self.rng, self._mutation_settings, self._local_search
+            )
+            return children, scored_from_conflicts(
+                children, improved, config.n, self.encoding, self.shape
+            )
         lines: BoardLines | None = None
         if config.fallback and not self._run_state.mutating:
             pass  # a crossover generation of Sheppard's: no mutation

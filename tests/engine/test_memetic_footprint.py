@@ -1,10 +1,13 @@
 """The memetic preset at large N: the same run in less memory and time.
 
 The compiled column entropy is numpy's float, bit for bit; a memetic run's statistics are
-those of its populations; the solution archive's class keys are tested in test_solutions.
+those of its populations; the compiled children are the numpy mutation and search, draw for
+draw; the solution archive's class keys are tested in test_solutions.
 """
 
 from __future__ import annotations
+
+from typing import Any
 
 import numpy as np
 import pytest
@@ -12,9 +15,20 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine import GeneticAlgorithm
+from engine.conflicts import count_conflicts
 from engine.diversity import column_entropy
 from engine.encodings import ENCODINGS, PERMUTATION
 from engine.entropy_kernel import MOST_INDIVIDUALS, compiled_column_entropy
+from engine.fitness import FITNESS_SHAPES, evaluate
+from engine.greedy_start import greedy_population
+from engine.local_search import LocalSearchSettings, local_search
+from engine.memetic_children import (
+    CONFLICT_SHAPES,
+    compiled_children_apply,
+    evaluate_boards,
+    improve_children_compiled,
+)
+from engine.mutation import MutationSettings, conflict_mutation_counted
 from engine.presets import PRESETS
 
 
@@ -72,3 +86,61 @@ def test_a_memetic_runs_history_holds_its_populations_entropy() -> None:
     for snapshot in snapshots:
         expected = column_entropy(snapshot.population, config.n, PERMUTATION)
         assert snapshot.stats.entropy == expected
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    count=st.integers(1, 6),
+    n=st.integers(2, 60),
+    rate=st.sampled_from([0.0, 0.5, 1.0]),
+    tries=st.integers(1, 9),
+    moves=st.integers(0, 40),
+    candidates=st.integers(1, 6),
+    seed=st.integers(0, 2**32 - 1),
+)
+def test_the_compiled_children_are_the_numpy_mutation_then_search(
+    count: int, n: int, rate: float, tries: int, moves: int, candidates: int, seed: int
+) -> None:
+    children = PERMUTATION.random_population(count, n, np.random.default_rng(seed))
+    mutation = MutationSettings(rate, n, PERMUTATION, 0.0, tries)
+    search = LocalSearchSettings(moves, candidates)
+    numpy_rng, compiled_rng = np.random.default_rng(seed + 1), np.random.default_rng(seed + 1)
+    mutated, lines = conflict_mutation_counted(children.copy(), numpy_rng, mutation)
+    expected = local_search(mutated, numpy_rng, search, lines) if moves else None
+    compiled = children.copy()
+    conflicts = improve_children_compiled(compiled, compiled_rng, mutation, search)
+    assert np.array_equal(compiled, mutated if expected is None else expected.genomes)
+    assert np.array_equal(conflicts, lines.conflicts if expected is None else expected.conflicts)
+    assert np.array_equal(conflicts, count_conflicts(compiled, n, PERMUTATION))
+    # The same draws: the two generators are left in the same state.
+    assert numpy_rng.bit_generator.state == compiled_rng.bit_generator.state
+
+
+@pytest.mark.parametrize("shape", sorted(CONFLICT_SHAPES))
+def test_boards_scored_one_at_a_time_score_as_evaluate(shape: str) -> None:
+    genomes = PERMUTATION.random_population(5, 300, np.random.default_rng(1))
+    genomes[2] = greedy_population(1, 300, np.random.default_rng(2))[0]
+    expected = evaluate(genomes, 300, PERMUTATION, FITNESS_SHAPES[shape])
+    scored = evaluate_boards(genomes, 300, PERMUTATION, FITNESS_SHAPES[shape])
+    assert np.array_equal(scored.conflicts, expected.conflicts)
+    assert np.array_equal(scored.fitness, expected.fitness)
+
+
+@pytest.mark.parametrize(
+    ("changes", "applies"),
+    [
+        ({}, True),
+        ({"unique": True}, False),
+        ({"fallback": True}, False),
+        ({"mutation": "swap"}, False),
+        ({"fitness": "excess"}, False),
+        ({"local_search": 0}, False),
+    ],
+)
+def test_which_runs_take_the_compiled_children(changes: dict[str, Any], applies: bool) -> None:
+    config = PRESETS["memetic"].config(100, seed=0).replace(**changes)
+    fields = {
+        name: getattr(config, name)
+        for name in ("n", "encoding", "fitness", "mutation", "local_search", "fallback", "unique")
+    }
+    assert compiled_children_apply(**fields) is applies
