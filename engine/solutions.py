@@ -195,12 +195,14 @@ class SolutionArchive:
         added = int(fresh.sum())
         if not added:
             return 0
-        self._classes.remember(class_keys(boards[fresh]))
+        # Gathered once, and not at all when every board is new: at large N a copy is a board.
+        new = boards if added == boards.shape[0] else boards[fresh]
+        self._classes.remember(class_keys(new))
         if self._count + added > self._buffer.shape[0]:
             grown = np.empty((2 * (self._count + added), self.n), dtype=np.int64)
             grown[: self._count] = self._buffer[: self._count]
             self._buffer = grown
-        self._buffer[self._count : self._count + added] = boards[fresh]
+        self._buffer[self._count : self._count + added] = new
         self._count += added
         self._view = self._filled()
         return added
