@@ -31,7 +31,7 @@ from engine.fitness import (
 )
 from engine.greedy_start import greedy_population
 from engine.lineage import UNNOTED, Births, Operators
-from engine.local_search import LocalSearchSettings, improve_children
+from engine.local_search import LocalSearchSettings, compiled_children_apply, improve_children
 from engine.mutation import COUNTED_MUTATIONS, MUTATIONS, MutationSettings
 from engine.run_state import RunState, as_lists, saved_values
 from engine.selection import SELECTIONS
@@ -164,23 +164,13 @@ class GeneticAlgorithm:
 
             self._column_entropy = compiled_column_entropy
         self._evaluate = evaluate
-        self._children_compiled = False
-        if config.local_search:
-            from engine.memetic_children import compiled_children_apply, evaluate_boards
+        # The memetic children are mutated and searched one at a time in compiled code, and
+        # boards scored one at a time: the same run in a fraction of the memory.
+        self._children_compiled = compiled_children_apply(config)
+        if self._children_compiled:
+            from engine.memetic_children import evaluate_boards
 
-            # The memetic children are mutated and searched one at a time in compiled code, and
-            # boards are scored one at a time: the same run in a fraction of the memory.
-            self._children_compiled = compiled_children_apply(
-                n=config.n,
-                encoding=config.encoding,
-                fitness=config.fitness,
-                mutation=config.mutation,
-                local_search=config.local_search,
-                fallback=config.fallback,
-                unique=config.unique,
-            )
-            if self._children_compiled:
-                self._evaluate = evaluate_boards
+            self._evaluate = evaluate_boards
 
     @property
     def snapshot(self) -> Snapshot:

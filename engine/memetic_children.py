@@ -19,7 +19,7 @@ best of the candidates, made even when it is worse) from the same exact swap for
 
 from __future__ import annotations
 
-from typing import Any, Final
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -36,10 +36,6 @@ from engine.mutation import MutationSettings
 Rows = npt.NDArray[np.signedinteger[Any]]
 Counts = npt.NDArray[np.int32]
 IntArray = npt.NDArray[np.int64]
-
-CONFLICT_SHAPES: Final = frozenset({"pairs", "collisions", "linear", "parabolic", "exponential"})
-"""Fitness shapes computed from the conflicts alone: the children's counts need not outlive
-the child."""
 
 
 @compiled
@@ -164,8 +160,10 @@ def improve_children_compiled(
 
 
 def evaluate_boards(genomes: Genomes, n: int, encoding: Encoding, shape: FitnessShape) -> Scored:
-    """:func:`engine.fitness.evaluate` for permutations and a shape of :data:`CONFLICT_SHAPES`,
-    one board at a time into one pair of int32 counts."""
+    """:func:`engine.fitness.evaluate` one board at a time, into one pair of int32 counts.
+
+    For permutations and a shape of :data:`engine.local_search.CONFLICT_SHAPES`.
+    """
     down = np.empty(max(2 * n - 1, 0), dtype=np.int32)
     up = np.empty_like(down)
     conflicts = np.array([count_lines(board, down, up) for board in genomes], dtype=np.int64)
@@ -175,31 +173,10 @@ def evaluate_boards(genomes: Genomes, n: int, encoding: Encoding, shape: Fitness
 def scored_from_conflicts(
     genomes: Genomes, conflicts: IntArray, n: int, encoding: Encoding, shape: FitnessShape
 ) -> Scored:
-    """The fitness of genomes whose conflicts are known, for a shape of :data:`CONFLICT_SHAPES`
-    (which read nothing else: the counts handed to it are empty)."""
+    """The fitness of genomes whose conflicts are known.
+
+    For a shape of :data:`engine.local_search.CONFLICT_SHAPES`, which reads nothing else: the
+    counts handed to it are empty.
+    """
     lines = with_known_conflicts(BoardLines((), (), ()), conflicts)
     return score_lines(genomes, lines, n, encoding, shape)
-
-
-def compiled_children_apply(
-    *,
-    n: int,
-    encoding: str,
-    fitness: str,
-    mutation: str,
-    local_search: int,
-    fallback: bool,
-    unique: bool,
-) -> bool:
-    """Whether a run's children take :func:`improve_children_compiled`: a local search after
-    the conflict mutation in every generation, on permutations, scored from the conflicts, and
-    no ``unique`` filter between the search and the scoring."""
-    return (
-        local_search > 0
-        and mutation == "conflict"
-        and not fallback
-        and not unique
-        and encoding == "permutation"
-        and fitness in CONFLICT_SHAPES
-        and n >= 2
-    )

@@ -12,6 +12,9 @@ from typing import TYPE_CHECKING, Final
 from engine.errors import ConfigError
 from engine.greedy_start import BYTES_PER_COLUMN as GREEDY_BYTES_PER_COLUMN
 from engine.local_search import BYTES_PER_CHILD_GENE as SEARCH_BYTES_PER_CHILD_GENE
+from engine.local_search import BYTES_PER_SEARCHED_COLUMN as SEARCHED_BYTES_PER_COLUMN
+from engine.local_search import BYTES_PER_SEARCHED_GENE as SEARCHED_BYTES_PER_GENE
+from engine.local_search import compiled_children_apply
 from engine.solutions import KNOWN_TOTALS
 
 if TYPE_CHECKING:
@@ -41,6 +44,10 @@ BYTES_PER_SOLUTION_GENE: Final = 8 * 2
 
 BYTES_PER_SOLUTION: Final = 8 * 6
 """Bytes the solution archive keeps per solution besides its genes: hashes and their merges."""
+
+SEARCHED_BYTES_PER_CANDIDATE: Final = 8
+"""Bytes a run whose children are searched one at a time draws per candidate move: one
+64-bit partner (the moves are scored in the compiled loop, with no temporaries)."""
 
 COMPILED_KERNELS_BYTES: Final = 160 * 2**20
 """Memory a run with a greedy start or a local search pays once for their compiled kernels:
@@ -85,13 +92,18 @@ def memory_needs(config: ConfigFields) -> dict[str, tuple[int, str]]:
     name, _ = _blame(("population", population), ("n", n))
     if config.offspring is not None and config.offspring > population:
         name, _ = _blame(("offspring", config.offspring), ("n", n))
-    needs[name] = (genes * BYTES_PER_GENE, f"max(P, children) x N = {genes:,} genes")
+    # A run whose children are searched one at a time in compiled code (engine.memetic_children)
+    # holds its genes and one board's counts; the others, the numpy operators' temporaries.
+    searched = compiled_children_apply(config)
+    per_gene = SEARCHED_BYTES_PER_GENE if searched else BYTES_PER_GENE
+    needs[name] = (genes * per_gene, f"max(P, children) x N = {genes:,} genes")
     if config.mutation == "conflict":
         moves = children * config.candidates
         name, _ = _blame(("candidates", config.candidates), ("offspring", children))
         if name == "offspring" and config.offspring is None:
             name = "population"
-        total = needs.get(name, (0, ""))[0] + moves * BYTES_PER_CANDIDATE
+        per_move = SEARCHED_BYTES_PER_CANDIDATE if searched else BYTES_PER_CANDIDATE
+        total = needs.get(name, (0, ""))[0] + moves * per_move
         needs[name] = (total, f"children x candidates = {moves:,} candidate moves")
     if config.selection == "tournament":
         couples = -(-children // max(1, config.children_per_couple))
@@ -105,7 +117,9 @@ def memory_needs(config: ConfigFields) -> dict[str, tuple[int, str]]:
         )
     if config.local_search > 0 or config.greedy_start:
         _add_need(needs, "n", COMPILED_KERNELS_BYTES, "the compiled kernels")
-    if config.local_search > 0:
+    if searched:
+        _add_need(needs, "n", n * SEARCHED_BYTES_PER_COLUMN, f"line counts of a board of {n:,}")
+    elif config.local_search > 0:
         child_genes = children * n
         name, _ = _blame(("population", children), ("n", n))
         _add_need(
@@ -121,9 +135,16 @@ def memory_needs(config: ConfigFields) -> dict[str, tuple[int, str]]:
             n * GREEDY_BYTES_PER_COLUMN,
             f"greedy start over {n:,} columns",
         )
+    _add_remembered(needs, config)
+    return needs
+
+
+def _add_remembered(needs: dict[str, tuple[int, str]], config: ConfigFields) -> None:
+    """Add what ``unique`` and ``harvest`` remember, where a budget bounds it."""
+    n = config.n
     evaluated = _evaluation_bound(config)
     if evaluated is None and (config.time_limit is not None or config.stagnation is not None):
-        return needs  # what is remembered grows with time: no count to estimate from
+        return  # what is remembered grows with time: no count to estimate from
     if config.unique and evaluated is not None:
         needs["unique"] = (evaluated * BYTES_PER_SEEN, f"{evaluated:,} children remembered")
     if config.harvest:
@@ -133,7 +154,6 @@ def memory_needs(config: ConfigFields) -> dict[str, tuple[int, str]]:
             stored = min(found)
             per_solution = n * BYTES_PER_SOLUTION_GENE + BYTES_PER_SOLUTION
             needs["harvest"] = (stored * per_solution, f"up to {stored:,} solutions of N = {n}")
-    return needs
 
 
 def memory_error(config: ConfigFields) -> ConfigError | None:

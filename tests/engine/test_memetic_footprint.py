@@ -7,6 +7,10 @@ draw; the solution archive's class keys are tested in test_solutions.
 
 from __future__ import annotations
 
+import json
+import subprocess
+import sys
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -21,13 +25,13 @@ from engine.encodings import ENCODINGS, PERMUTATION
 from engine.entropy_kernel import MOST_INDIVIDUALS, compiled_column_entropy
 from engine.fitness import FITNESS_SHAPES, evaluate
 from engine.greedy_start import greedy_population
-from engine.local_search import LocalSearchSettings, local_search
-from engine.memetic_children import (
+from engine.local_search import (
     CONFLICT_SHAPES,
+    LocalSearchSettings,
     compiled_children_apply,
-    evaluate_boards,
-    improve_children_compiled,
+    local_search,
 )
+from engine.memetic_children import evaluate_boards, improve_children_compiled
 from engine.mutation import MutationSettings, conflict_mutation_counted
 from engine.presets import PRESETS
 
@@ -139,8 +143,36 @@ def test_boards_scored_one_at_a_time_score_as_evaluate(shape: str) -> None:
 )
 def test_which_runs_take_the_compiled_children(changes: dict[str, Any], applies: bool) -> None:
     config = PRESETS["memetic"].config(100, seed=0).replace(**changes)
-    fields = {
-        name: getattr(config, name)
-        for name in ("n", "encoding", "fitness", "mutation", "local_search", "fallback", "unique")
-    }
-    assert compiled_children_apply(**fields) is applies
+    assert compiled_children_apply(config) is applies
+
+
+_MEASURED_RUN = """
+import json, resource, sys
+from engine import GeneticAlgorithm
+from engine.memory_budget import memory_needs
+from engine.presets import PRESETS
+with open("/proc/self/status") as status:
+    before = next(int(line.split()[1]) for line in status if line.startswith("VmRSS:"))
+config = PRESETS["memetic"].config(int(sys.argv[1]), seed=int(sys.argv[2]))
+final = GeneticAlgorithm(config).run()
+peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+estimate = sum(size for size, _ in memory_needs(config).values())
+print(json.dumps([(peak - before) * 1024, estimate, final.solved]))
+"""
+
+
+@pytest.mark.skipif(not Path("/proc/self/status").exists(), reason="reads /proc (Linux)")
+@pytest.mark.parametrize(("n", "seed"), [(1_000_000, 1), (2_000_000, 2)])
+def test_the_memory_estimate_of_a_memetic_run_is_within_2x_above_its_peak(
+    n: int, seed: int
+) -> None:
+    # A fresh process: its peak resident memory over what it held before the run.
+    output = subprocess.run(
+        [sys.executable, "-c", _MEASURED_RUN, str(n), str(seed)],
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout
+    measured, estimate, solved = json.loads(output)
+    assert solved
+    assert measured <= estimate <= 2 * measured, (measured, estimate)
