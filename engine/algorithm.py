@@ -222,6 +222,9 @@ class GeneticAlgorithm:
         )
         self._births.note_survivors(survivors)
         population = self._joined(state.population, children).take(survivors, axis=0)
+        # The children are a view of the union: let go of both, or a large union outlives the
+        # generation's harvest and statistics (N = 10^7: 640 MB at the run's peak).
+        del children
         if self._union.nbytes > KEPT_SCRATCH_BYTES:  # as the line counts (see _offspring)
             self._union = np.empty((0, self.config.n), dtype=np.int64)
         scored = Scored(
@@ -396,7 +399,8 @@ class GeneticAlgorithm:
         if solved.size == 0:
             return population, scored
         self.solutions.record(
-            rows_by_column(population[solved], self.config.n, self.encoding),
+            rows_by_column(population, self.config.n, self.encoding),
+            rows=solved,
             with_images=self.config.harvest,
         )
         if not self.config.harvest:

@@ -179,30 +179,48 @@ class SolutionArchive:
         view.flags.writeable = False
         return view
 
-    def record(self, boards: Genomes, *, with_images: bool = False) -> int:
+    def record(
+        self,
+        boards: Genomes,
+        *,
+        rows: npt.NDArray[np.intp] | None = None,
+        with_images: bool = False,
+    ) -> int:
         """Add solutions (rows by column); returns how many were new.
 
         Args:
-            boards: ``(K, N)`` solutions.
+            boards: ``(K, N)`` solutions, or boards some of which are (see ``rows``).
+            rows: The rows of ``boards`` that are solutions (``None``: all of them). They are
+                read where they are, hashed one by one and copied once, into the archive: a
+                population's solved rows at N = 10^7 are 80 MB each.
             with_images: Also add the 8 rotations and reflections of each solution: they are
                 solutions too, so a search for all of them need not meet each one.
         """
-        if boards.shape[0] == 0:
-            return 0
+        if rows is not None and with_images:
+            boards, rows = boards[rows], None  # small boards: the images are 8 copies anyway
         if with_images:
             boards = symmetry_images(boards).reshape(-1, self.n)
-        fresh = self._hashes.remember(row_hashes(boards))
+        if rows is None:
+            rows = np.arange(boards.shape[0])
+            hashes = row_hashes(boards)
+        else:
+            hashes = np.array(
+                [row_hashes(boards[row : row + 1])[0] for row in rows.tolist()], dtype=np.uint64
+            )
+        if rows.shape[0] == 0:
+            return 0
+        fresh = self._hashes.remember(hashes)
         added = int(fresh.sum())
         if not added:
             return 0
-        # Gathered once, and not at all when every board is new: at large N a copy is a board.
-        new = boards if added == boards.shape[0] else boards[fresh]
-        self._classes.remember(class_keys(new))
         if self._count + added > self._buffer.shape[0]:
             grown = np.empty((2 * (self._count + added), self.n), dtype=np.int64)
             grown[: self._count] = self._buffer[: self._count]
             self._buffer = grown
-        self._buffer[self._count : self._count + added] = new
+        new = self._buffer[self._count : self._count + added]
+        # mode="clip" (the rows are in range): numpy's default gathers into a hidden temporary.
+        np.take(boards, rows[fresh], axis=0, out=new, mode="clip")
+        self._classes.remember(class_keys(new))
         self._count += added
         self._view = self._filled()
         return added
