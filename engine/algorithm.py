@@ -247,11 +247,13 @@ class GeneticAlgorithm:
         self._snapshot = self._publish(population, fitness, conflicts, started)
         return self._snapshot
 
-    def _children_slot(self, parents: int, children: int) -> Genomes:
-        """Rows ``parents .. parents + children`` of the scratch union, for the children."""
-        if self._union.shape[0] < parents + children:
-            self._union = np.empty((parents + children, self.config.n), dtype=np.int64)
-        return self._union[parents : parents + children]
+    def _children_slot(self, parents: Genomes, children: int) -> Genomes:
+        """Rows ``P .. P + children`` of the scratch union, for the children of ``parents``
+        (in their dtype: large boards' genes are int32, see engine.greedy_start)."""
+        size = parents.shape[0]
+        if self._union.shape[0] < size + children or self._union.dtype != parents.dtype:
+            self._union = np.empty((size + children, self.config.n), dtype=parents.dtype)
+        return self._union[size : size + children]
 
     def _joined(self, parents: Genomes, children: Genomes) -> Genomes:
         """``[parents; children]`` in the scratch union (valid until the next generation).
@@ -263,8 +265,8 @@ class GeneticAlgorithm:
         if np.may_share_memory(children, self._union):
             self._union[:size] = parents
             return self._union[:rows]
-        if self._union.shape[0] < rows:
-            self._union = np.empty((rows, self.config.n), dtype=np.int64)
+        if self._union.shape[0] < rows or self._union.dtype != parents.dtype:
+            self._union = np.empty((rows, self.config.n), dtype=parents.dtype)
         return np.concatenate([parents, children], out=self._union[:rows])
 
     def step_many(self, limit: int) -> list[Snapshot]:
@@ -366,7 +368,7 @@ class GeneticAlgorithm:
                 children[crossing], known[crossing] = crossed_one, -1
             return children[:wanted], known[:wanted]
         rows = pairs.reshape(-1)
-        slot = self._children_slot(population.shape[0], rows.shape[0])
+        slot = self._children_slot(population, rows.shape[0])
         # mode="clip" (the picks are in range anyway): with the default mode, numpy gathers
         # into a hidden temporary and copies that into ``out``.
         children = np.take(population, rows, axis=0, out=slot, mode="clip")

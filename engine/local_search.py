@@ -45,16 +45,17 @@ CONFLICT_SHAPES: Final = frozenset({"pairs", "collisions", "linear", "parabolic"
 """Fitness shapes computed from the conflicts alone: with one of them, a child's line counts
 need not outlive the child (see :func:`compiled_children_apply`)."""
 
-BYTES_PER_SEARCHED_GENE: Final = 8 * 9
-"""Memory a run whose children are searched one at a time (:func:`compiled_children_apply`)
-touches per gene of ``max(P, children)``, as int64: the population, the one before it (which
-the lineage holds), the union of parents and children, the survivors gathered from it, and
-the solutions found, copied out of the population and into the archive (measured: 54 bytes
-at P = 4, N = 10^6 and 3 x 10^6)."""
+SEARCHED_COPIES_PER_GENE: Final = 5
+"""Copies of each gene of ``max(P, children)`` a run whose children are searched one at a
+time (:func:`compiled_children_apply`) holds at its peak: the population, the one before it
+(which the lineage holds), the union of parents and children (two when there are as many
+children as parents), the survivors gathered from it; then the solutions found, in the
+archive. Measured: 4.3 at P = 4, N = 10^6 and 3 x 10^6 (int64 genes), 3.0 with int32 ones."""
 
-BYTES_PER_SEARCHED_COLUMN: Final = 24
+BYTES_PER_SEARCHED_COLUMN: Final = 32
 """Memory such a run touches per column besides: the one pair of int32 line counts its
-children and boards share, and the weights of the 64-bit hashes."""
+children and boards share, the weights of the 64-bit hashes, and one row of genes as int64
+for hashing."""
 
 
 class LocalSearchSettings(NamedTuple):

@@ -11,10 +11,10 @@ from typing import TYPE_CHECKING, Final
 
 from engine.errors import ConfigError
 from engine.greedy_start import BYTES_PER_COLUMN as GREEDY_BYTES_PER_COLUMN
+from engine.greedy_start import NARROW_GENES_FROM
 from engine.local_search import BYTES_PER_CHILD_GENE as SEARCH_BYTES_PER_CHILD_GENE
 from engine.local_search import BYTES_PER_SEARCHED_COLUMN as SEARCHED_BYTES_PER_COLUMN
-from engine.local_search import BYTES_PER_SEARCHED_GENE as SEARCHED_BYTES_PER_GENE
-from engine.local_search import compiled_children_apply
+from engine.local_search import SEARCHED_COPIES_PER_GENE, compiled_children_apply
 from engine.solutions import KNOWN_TOTALS
 
 if TYPE_CHECKING:
@@ -44,6 +44,11 @@ BYTES_PER_SOLUTION_GENE: Final = 8 * 2
 
 BYTES_PER_SOLUTION: Final = 8 * 6
 """Bytes the solution archive keeps per solution besides its genes: hashes and their merges."""
+
+CROSSOVER_BYTES_PER_CHILD_GENE: Final = 20
+"""Bytes a crossover's temporaries may take per gene of the children, every couple crossing
+(measured with tracemalloc: 17 for the cycle crossover, whose pointer doubling holds several
+int64 copies of the crossed couples)."""
 
 SEARCHED_BYTES_PER_CANDIDATE: Final = 8
 """Bytes a run whose children are searched one at a time draws per candidate move: one
@@ -95,7 +100,10 @@ def memory_needs(config: ConfigFields) -> dict[str, tuple[int, str]]:
     # A run whose children are searched one at a time in compiled code (engine.memetic_children)
     # holds its genes and one board's counts; the others, the numpy operators' temporaries.
     searched = compiled_children_apply(config)
-    per_gene = SEARCHED_BYTES_PER_GENE if searched else BYTES_PER_GENE
+    per_gene = BYTES_PER_GENE
+    if searched:  # a greedy start's large boards have int32 genes (engine.greedy_start)
+        width = 4 if config.greedy_start and n >= NARROW_GENES_FROM else 8
+        per_gene = SEARCHED_COPIES_PER_GENE * width
     needs[name] = (genes * per_gene, f"max(P, children) x N = {genes:,} genes")
     if config.mutation == "conflict":
         moves = children * config.candidates
@@ -119,6 +127,17 @@ def memory_needs(config: ConfigFields) -> dict[str, tuple[int, str]]:
         _add_need(needs, "n", COMPILED_KERNELS_BYTES, "the compiled kernels")
     if searched:
         _add_need(needs, "n", n * SEARCHED_BYTES_PER_COLUMN, f"line counts of a board of {n:,}")
+        if config.crossover_rate > 0:
+            # The numpy crossovers' temporaries, which the operators' 192 bytes a gene cover
+            # for the other runs; here they can be the generation's largest part.
+            child_genes = children * n
+            name, _ = _blame(("population", children), ("n", n))
+            _add_need(
+                needs,
+                name,
+                child_genes * CROSSOVER_BYTES_PER_CHILD_GENE,
+                f"crossing {child_genes:,} child genes",
+            )
     elif config.local_search > 0:
         child_genes = children * n
         name, _ = _blame(("population", children), ("n", n))

@@ -213,13 +213,15 @@ class SolutionArchive:
         added = int(fresh.sum())
         if not added:
             return 0
-        if self._count + added > self._buffer.shape[0]:
-            grown = np.empty((2 * (self._count + added), self.n), dtype=np.int64)
+        # The first solutions set the archive's dtype: large boards' int32 genes stay int32.
+        dtype = self._buffer.dtype if self._count else boards.dtype
+        if self._count + added > self._buffer.shape[0] or dtype != self._buffer.dtype:
+            grown = np.empty((2 * (self._count + added), self.n), dtype=dtype)
             grown[: self._count] = self._buffer[: self._count]
             self._buffer = grown
         new = self._buffer[self._count : self._count + added]
-        # mode="clip" (the rows are in range): numpy's default gathers into a hidden temporary.
-        np.take(boards, rows[fresh], axis=0, out=new, mode="clip")
+        for slot, row in enumerate(rows[fresh].tolist()):  # a row at a time: no gathered copy
+            new[slot] = boards[row]
         self._classes.remember(class_keys(new))
         self._count += added
         self._view = self._filled()

@@ -46,6 +46,9 @@ _EINSUM_GENES: Final = 8192
 
 def row_hashes(genomes: Genomes) -> HashArray:
     """A 64-bit hash per genome: ``sum(gene * w_position) mod 2**64``, one integer product."""
+    if genomes.dtype != np.int64 and genomes.shape[0] > 1:
+        # Narrow genes (large boards' int32): a row at a time, so the int64 copy is one row.
+        return np.concatenate([row_hashes(genomes[row : row + 1]) for row in range(len(genomes))])
     weights = _weights(genomes.shape[1])
     # Genes are non-negative int64, so viewing them as uint64 is exact and costs no copy.
     unsigned = np.ascontiguousarray(genomes, dtype=np.int64).view(np.uint64)

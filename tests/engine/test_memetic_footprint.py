@@ -24,7 +24,7 @@ from engine.diversity import column_entropy
 from engine.encodings import ENCODINGS, PERMUTATION
 from engine.entropy_kernel import MOST_INDIVIDUALS, compiled_column_entropy
 from engine.fitness import FITNESS_SHAPES, evaluate
-from engine.greedy_start import greedy_population
+from engine.greedy_start import NARROW_GENES_FROM, greedy_population
 from engine.local_search import (
     CONFLICT_SHAPES,
     LocalSearchSettings,
@@ -176,3 +176,22 @@ def test_the_memory_estimate_of_a_memetic_run_is_within_2x_above_its_peak(
     measured, estimate, solved = json.loads(output)
     assert solved
     assert measured <= estimate <= 2 * measured, (measured, estimate)
+
+
+def _run_arrays(config: Any) -> tuple[list[np.ndarray], str]:
+    algorithm = GeneticAlgorithm(config)
+    snapshots = [algorithm.snapshot, *algorithm.step_many(10)]
+    arrays = [a for s in snapshots for a in (s.population, s.conflicts, s.solutions)]
+    return arrays, str(snapshots[0].population.dtype)
+
+
+def test_large_boards_hold_int32_genes_and_make_the_same_run(monkeypatch: Any) -> None:
+    n = NARROW_GENES_FROM + 3
+    config = PRESETS["memetic"].config(n, seed=1, stop_when_solved=False, generations=3)
+    narrow, narrow_dtype = _run_arrays(config)
+    monkeypatch.setattr("engine.greedy_start.NARROW_GENES_FROM", 2**40)
+    wide, wide_dtype = _run_arrays(config)
+    assert (narrow_dtype, wide_dtype) == ("int32", "int64")
+    assert all(np.array_equal(a, b) for a, b in zip(narrow, wide, strict=True))
+    assert narrow[-1].dtype == np.int32  # the archive keeps them narrow too
+    assert greedy_population(2, NARROW_GENES_FROM - 1, np.random.default_rng(0)).dtype == np.int64
