@@ -16,9 +16,10 @@ from typing import Any, Final
 
 import numpy as np
 
+from engine.compiled_paths import compiled_paths
 from engine.config import Config
 from engine.conflicts import BoardLines, BoolArray
-from engine.diversity import column_entropy, unique_fraction
+from engine.diversity import unique_fraction
 from engine.encodings import ENCODINGS, Genomes
 from engine.fitness import (
     FITNESS_SHAPES,
@@ -31,7 +32,7 @@ from engine.fitness import (
 )
 from engine.greedy_start import greedy_population
 from engine.lineage import UNNOTED, Births, Operators
-from engine.local_search import LocalSearchSettings, compiled_children_apply, improve_children
+from engine.local_search import LocalSearchSettings, improve_children
 from engine.mutation import COUNTED_MUTATIONS, MUTATIONS, MutationSettings
 from engine.run_state import RunState, as_lists, saved_values
 from engine.selection import SELECTIONS
@@ -156,21 +157,9 @@ class GeneticAlgorithm:
         self._local_search = LocalSearchSettings(
             moves=config.local_search, candidates=config.local_search_candidates
         )
-        self._column_entropy = column_entropy
-        if config.local_search or config.greedy_start:
-            # A run that loads the compiled kernels anyway sums the entropy compiled: the same
-            # float, without a population's worth of temporaries (engine.entropy_kernel).
-            from engine.entropy_kernel import compiled_column_entropy
-
-            self._column_entropy = compiled_column_entropy
-        self._evaluate = evaluate
-        # The memetic children are mutated and searched one at a time in compiled code, and
-        # boards scored one at a time: the same run in a fraction of the memory.
-        self._children_compiled = compiled_children_apply(config)
-        if self._children_compiled:
-            from engine.memetic_children import evaluate_boards
-
-            self._evaluate = evaluate_boards
+        # Runs with compiled kernels take compiled paths through the same generation.
+        paths = compiled_paths(config)
+        self._column_entropy, self._evaluate, self._children_compiled = paths
 
     @property
     def snapshot(self) -> Snapshot:
