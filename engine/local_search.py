@@ -45,12 +45,12 @@ CONFLICT_SHAPES: Final = frozenset({"pairs", "collisions", "linear", "parabolic"
 """Fitness shapes computed from the conflicts alone: with one of them, a child's line counts
 need not outlive the child (see :func:`compiled_children_apply`)."""
 
-SEARCHED_COPIES_PER_GENE: Final = 5
+SEARCHED_COPIES_PER_GENE: Final = 4
 """Copies of each gene of ``max(P, children)`` a run whose children are searched one at a
 time (:func:`compiled_children_apply`) holds at its peak: the population, the one before it
-(which the lineage holds), the union of parents and children (two when there are as many
-children as parents), the survivors gathered from it; then the solutions found, in the
-archive. Measured: 4.3 at P = 4, N = 10^6 and 3 x 10^6 (int64 genes), 3.0 with int32 ones."""
+(which the lineage holds), the children, the survivors gathered from them, and the solutions
+found, in the archive; not all at once (measured: 2.3 copies at P = 4, N = 3 x 10^6, besides
+the 32 bytes a column below)."""
 
 BYTES_PER_SEARCHED_COLUMN: Final = 32
 """Memory such a run touches per column besides: the one pair of int32 line counts its

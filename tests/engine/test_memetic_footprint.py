@@ -163,7 +163,7 @@ print(json.dumps([(peak - before) * 1024, estimate, final.solved]))
 
 @pytest.mark.skipif(not Path("/proc/self/status").exists(), reason="reads /proc (Linux)")
 @pytest.mark.parametrize(("n", "seed"), [(1_000_000, 1), (2_000_000, 2)])
-def test_the_memory_estimate_of_a_memetic_run_is_within_2x_above_its_peak(
+def test_the_memory_estimate_of_a_memetic_run_is_within_2_5x_above_its_peak(
     n: int, seed: int
 ) -> None:
     # A fresh process: its peak resident memory over what it held before the run.
@@ -175,7 +175,9 @@ def test_the_memory_estimate_of_a_memetic_run_is_within_2x_above_its_peak(
     ).stdout
     measured, estimate, solved = json.loads(output)
     assert solved
-    assert measured <= estimate <= 2 * measured, (measured, estimate)
+    # Above the peak; within 2.5x of it, the estimate counting every couple crossing (seed 1
+    # crosses a couple, seed 2 none).
+    assert measured <= estimate <= 2.5 * measured, (measured, estimate)
 
 
 def _run_arrays(config: Any) -> tuple[list[np.ndarray], str]:
@@ -195,3 +197,14 @@ def test_large_boards_hold_int32_genes_and_make_the_same_run(monkeypatch: Any) -
     assert all(np.array_equal(a, b) for a, b in zip(narrow, wide, strict=True))
     assert narrow[-1].dtype == np.int32  # the archive keeps them narrow too
     assert greedy_population(2, NARROW_GENES_FROM - 1, np.random.default_rng(0)).dtype == np.int64
+
+
+@pytest.mark.parametrize("preset", ["memetic", "default"])
+def test_survivors_gathered_row_by_row_make_the_same_run(preset: str, monkeypatch: Any) -> None:
+    # Small boards, many generations: survivors from parents and from children alike.
+    config = PRESETS[preset].config(40, seed=3, stop_when_solved=False, generations=10)
+    monkeypatch.setattr("engine.algorithm.LARGE_BOARD", 2**40)
+    from_union, _ = _run_arrays(config)
+    monkeypatch.setattr("engine.algorithm.LARGE_BOARD", 1)
+    row_by_row, _ = _run_arrays(config)
+    assert all(np.array_equal(a, b) for a, b in zip(from_union, row_by_row, strict=True))
