@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+import tracemalloc
 from pathlib import Path
 from typing import Any
 
@@ -34,6 +35,7 @@ from engine.local_search import (
 from engine.memetic_children import evaluate_boards, improve_children_compiled
 from engine.mutation import MutationSettings, conflict_mutation_counted
 from engine.presets import PRESETS
+from engine.uniqueness import row_hashes
 
 
 def near_copies(size: int, n: int, copies: int, seed: int) -> np.ndarray:
@@ -208,3 +210,17 @@ def test_survivors_gathered_row_by_row_make_the_same_run(preset: str, monkeypatc
     monkeypatch.setattr("engine.algorithm.LARGE_BOARD", 1)
     row_by_row, _ = _run_arrays(config)
     assert all(np.array_equal(a, b) for a, b in zip(from_union, row_by_row, strict=True))
+
+
+def test_narrow_genes_hash_as_wide_ones_without_a_wide_copy() -> None:
+    genomes = near_copies(4, 1_000_003, 2, 5)
+    narrow = genomes.astype(np.int32)
+    assert np.array_equal(row_hashes(narrow), row_hashes(genomes))
+    assert np.array_equal(row_hashes(narrow[:, :7]), row_hashes(genomes[:, :7]))
+    tracemalloc.start()
+    try:
+        row_hashes(narrow)
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert peak < genomes.nbytes / 4  # an int64 copy of them all was genomes.nbytes
