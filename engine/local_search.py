@@ -52,10 +52,9 @@ time (:func:`compiled_children_apply`) holds at its peak: the population, the on
 found, in the archive; not all at once (measured: 2.3 copies at P = 4, N = 3 x 10^6, besides
 the 32 bytes a column below)."""
 
-BYTES_PER_SEARCHED_COLUMN: Final = 32
+BYTES_PER_SEARCHED_COLUMN: Final = 24
 """Memory such a run touches per column besides: the one pair of int32 line counts its
-children and boards share, the weights of the 64-bit hashes, and one row of genes as int64
-for hashing."""
+children and boards share, and the weights of the 64-bit hashes."""
 
 
 class LocalSearchSettings(NamedTuple):
