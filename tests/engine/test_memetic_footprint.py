@@ -21,6 +21,8 @@ from hypothesis import strategies as st
 
 from engine import GeneticAlgorithm
 from engine.conflicts import count_conflicts
+from engine.crossover import COMPILED_CYCLE_FROM, cycle_crossover_with, draw_nothing
+from engine.cycle_kernel import compiled_cycle_crossover
 from engine.diversity import column_entropy
 from engine.encodings import ENCODINGS, PERMUTATION
 from engine.entropy_kernel import MOST_INDIVIDUALS, compiled_column_entropy
@@ -224,3 +226,42 @@ def test_narrow_genes_hash_as_wide_ones_without_a_wide_copy() -> None:
     finally:
         tracemalloc.stop()
     assert peak < genomes.nbytes / 4  # an int64 copy of them all was genomes.nbytes
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    count=st.integers(1, 4),
+    n=st.integers(1, 300),
+    same=st.booleans(),
+    seed=st.integers(0, 2**32 - 1),
+    narrow=st.booleans(),
+)
+def test_the_compiled_cycle_crossover_makes_the_numpy_children(
+    count: int, n: int, same: bool, seed: int, narrow: bool
+) -> None:
+    rng = np.random.default_rng(seed)
+    first = PERMUTATION.random_population(count, n, rng)
+    second = first.copy() if same else PERMUTATION.random_population(count, n, rng)
+    expected = cycle_crossover_with(first, second, draw_nothing(count, n, rng))
+    if narrow:
+        first, second = first.astype(np.int32), second.astype(np.int32)
+    made = compiled_cycle_crossover(first, second)
+    assert all(np.array_equal(a, b) for a, b in zip(made, expected, strict=True))
+
+
+def test_large_boards_are_cycle_crossed_compiled_with_the_same_children(monkeypatch: Any) -> None:
+    n = COMPILED_CYCLE_FROM
+    rng = np.random.default_rng(4)
+    first = PERMUTATION.random_population(2, n, rng).astype(np.int32)
+    second = PERMUTATION.random_population(2, n, rng).astype(np.int32)
+    tracemalloc.start()
+    try:
+        compiled = cycle_crossover_with(first, second, draw_nothing(2, n, rng))
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    monkeypatch.setattr("engine.crossover.COMPILED_CYCLE_FROM", 2**40)
+    numpy_made = cycle_crossover_with(first, second, draw_nothing(2, n, rng))
+    assert all(np.array_equal(a, b) for a, b in zip(compiled, numpy_made, strict=True))
+    # The two children and 9 bytes a position; the pointer doubling took 34 bytes a gene.
+    assert peak < first.nbytes * 2 + 10 * n + 2**16
