@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 from typing import TYPE_CHECKING, Final
 
+from engine.crossover import COMPILED_CYCLE_FROM
 from engine.errors import ConfigError
 from engine.greedy_start import BYTES_PER_COLUMN as GREEDY_BYTES_PER_COLUMN
 from engine.greedy_start import NARROW_GENES_FROM
@@ -49,6 +50,10 @@ CROSSOVER_BYTES_PER_CHILD_GENE: Final = 20
 """Bytes a crossover's temporaries may take per gene of the children, every couple crossing
 (measured with tracemalloc: 17 for the cycle crossover, whose pointer doubling holds several
 int64 copies of the crossed couples)."""
+
+COMPILED_CYCLE_BYTES_PER_CHILD_GENE: Final = 12
+"""The same for the compiled cycle crossover of large boards (engine.cycle_kernel): a copy of
+the crossed children in, the children out, and 9 bytes a position of scratch per couple."""
 
 SEARCHED_BYTES_PER_CANDIDATE: Final = 8
 """Bytes a run whose children are searched one at a time draws per candidate move: one
@@ -100,11 +105,10 @@ def memory_needs(config: ConfigFields) -> dict[str, tuple[int, str]]:
     # A run whose children are searched one at a time in compiled code (engine.memetic_children)
     # holds its genes and one board's counts; the others, the numpy operators' temporaries.
     searched = compiled_children_apply(config)
-    per_gene = BYTES_PER_GENE
-    if searched:  # a greedy start's large boards have int32 genes (engine.greedy_start)
-        width = 4 if config.greedy_start and n >= NARROW_GENES_FROM else 8
-        per_gene = SEARCHED_COPIES_PER_GENE * width
-    needs[name] = (genes * per_gene, f"max(P, children) x N = {genes:,} genes")
+    if searched:
+        needs[name] = _searched_genes(config, genes)
+    else:
+        needs[name] = (genes * BYTES_PER_GENE, f"max(P, children) x N = {genes:,} genes")
     if config.mutation == "conflict":
         moves = children * config.candidates
         name, _ = _blame(("candidates", config.candidates), ("offspring", children))
@@ -127,17 +131,6 @@ def memory_needs(config: ConfigFields) -> dict[str, tuple[int, str]]:
         _add_need(needs, "n", COMPILED_KERNELS_BYTES, "the compiled kernels")
     if searched:
         _add_need(needs, "n", n * SEARCHED_BYTES_PER_COLUMN, f"line counts of a board of {n:,}")
-        if config.crossover_rate > 0:
-            # The numpy crossovers' temporaries, which the operators' 192 bytes a gene cover
-            # for the other runs; here they can be the generation's largest part.
-            child_genes = children * n
-            name, _ = _blame(("population", children), ("n", n))
-            _add_need(
-                needs,
-                name,
-                child_genes * CROSSOVER_BYTES_PER_CHILD_GENE,
-                f"crossing {child_genes:,} child genes",
-            )
     elif config.local_search > 0:
         child_genes = children * n
         name, _ = _blame(("population", children), ("n", n))
@@ -156,6 +149,27 @@ def memory_needs(config: ConfigFields) -> dict[str, tuple[int, str]]:
         )
     _add_remembered(needs, config)
     return needs
+
+
+def _searched_genes(config: ConfigFields, genes: int) -> tuple[int, str]:
+    """The genes of a run whose children are searched one at a time, at their peak.
+
+    That is the larger of two moments: the survivors gathered (:data:`SEARCHED_COPIES_PER_GENE`
+    copies), and a crossover, one copy fewer (no survivors yet) with its temporaries, every
+    couple crossing. A greedy start's large boards have int32 genes (engine.greedy_start).
+    """
+    n, children = config.n, config.children_per_generation
+    width = 4 if config.greedy_start and n >= NARROW_GENES_FROM else 8
+    held = genes * width * SEARCHED_COPIES_PER_GENE
+    what = f"max(P, children) x N = {genes:,} genes"
+    if config.crossover_rate > 0:
+        per_crossed = CROSSOVER_BYTES_PER_CHILD_GENE
+        if config.crossover == "cycle" and n >= COMPILED_CYCLE_FROM:
+            per_crossed = COMPILED_CYCLE_BYTES_PER_CHILD_GENE
+        crossing = genes * width * (SEARCHED_COPIES_PER_GENE - 1) + children * n * per_crossed
+        if crossing > held:
+            return crossing, f"{what} while {children * n:,} child genes cross"
+    return held, what
 
 
 def _add_remembered(needs: dict[str, tuple[int, str]], config: ConfigFields) -> None:
