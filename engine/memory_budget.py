@@ -127,7 +127,8 @@ def memory_needs(config: ConfigFields) -> dict[str, tuple[int, str]]:
             draws * BYTES_PER_TOURNAMENT_DRAW,
             f"parents x tournament size = {draws:,} entrants drawn",
         )
-    if config.local_search > 0 or config.greedy_start:
+    compiled_cycle = config.crossover == "cycle" and n >= COMPILED_CYCLE_FROM
+    if config.local_search > 0 or config.greedy_start or compiled_cycle:
         _add_need(needs, "n", COMPILED_KERNELS_BYTES, "the compiled kernels")
     if searched:
         _add_need(needs, "n", n * SEARCHED_BYTES_PER_COLUMN, f"line counts of a board of {n:,}")
