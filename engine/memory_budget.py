@@ -61,7 +61,8 @@ SEARCHED_BYTES_PER_CANDIDATE: Final = 8
 
 COMPILED_KERNELS_BYTES: Final = 160 * 2**20
 """Memory a run with a greedy start or a local search pays once for their compiled kernels:
-numba, its LLVM library and the kernels (measured: 127 MB of resident memory above numpy's)."""
+numba, its LLVM library and the kernels (measured: 127 MB of resident memory above numpy's;
+a machine's first run, which compiles them, holds up to 0.1 GB more, once)."""
 
 
 def _blame(*factors: tuple[str, int]) -> tuple[str, int]:
