@@ -59,10 +59,10 @@ SEARCHED_BYTES_PER_CANDIDATE: Final = 8
 """Bytes a run whose children are searched one at a time draws per candidate move: one
 64-bit partner (the moves are scored in the compiled loop, with no temporaries)."""
 
-COMPILED_KERNELS_BYTES: Final = 160 * 2**20
-"""Memory a run with a greedy start or a local search pays once for their compiled kernels:
-numba, its LLVM library and the kernels (measured: 127 MB of resident memory above numpy's;
-a machine's first run, which compiles them, holds up to 0.1 GB more, once)."""
+COMPILED_KERNELS_BYTES: Final = 256 * 2**20
+"""Memory a run with compiled kernels pays once for them: numba, its LLVM library and the
+kernels (measured: 115 MB of resident memory above numpy's in a run at N = 1,000, up to 0.1 GB
+more in a run at N = 10^6 after the engine's tests, or in a first run, which compiles them)."""
 
 
 def _blame(*factors: tuple[str, int]) -> tuple[str, int]:
