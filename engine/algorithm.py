@@ -16,9 +16,10 @@ from typing import Any, Final
 
 import numpy as np
 
+from engine.compiled_paths import compiled_paths
 from engine.config import Config
 from engine.conflicts import BoardLines, BoolArray
-from engine.diversity import column_entropy, unique_fraction
+from engine.diversity import unique_fraction
 from engine.encodings import ENCODINGS, Genomes
 from engine.fitness import (
     FITNESS_SHAPES,
@@ -77,6 +78,10 @@ KEPT_SCRATCH_BYTES: Final = 32 * 2**20
 from one generation to the next, to be overwritten; larger ones are let go after use."""
 
 
+LARGE_BOARD: Final = 1 << 16
+"""Boards from this many queens have their survivors gathered row by row (see _survivors)."""
+
+
 def _size_in_bytes(lines: BoardLines) -> int:
     """Memory held by the arrays of some line counts."""
     return sum(array.nbytes for array in (*lines.cells, *lines.occupancy))
@@ -111,7 +116,7 @@ class GeneticAlgorithm:
             population = greedy_population(config.population, config.n, rng)
         else:
             population = self.encoding.random_population(config.population, config.n, rng)
-        scored = evaluate(population, config.n, self.encoding, self.shape)
+        scored = self._evaluate(population, config.n, self.encoding, self.shape)
         self._run_state = RunState(
             generation=0,
             evaluations=config.population,
@@ -161,6 +166,9 @@ class GeneticAlgorithm:
         # The population's kept counts, made at the first generation that reads them.
         self._tracks = tracks(config)
         self._tracked: TrackedPopulation | None = None
+        # Runs with compiled kernels take compiled paths through the same generation.
+        paths = compiled_paths(config)
+        self._column_entropy, self._evaluate, self._children_compiled = paths
 
     @property
     def snapshot(self) -> Snapshot:
@@ -215,7 +223,10 @@ class GeneticAlgorithm:
             state.fitness, scored.fitness, self.config.elitism
         )
         self._births.note_survivors(survivors)
-        population = self._joined(state.population, children).take(survivors, axis=0)
+        population = self._survivors(state.population, children, survivors)
+        # The children are a view of the union: let go of both, or a large union outlives the
+        # generation's harvest and statistics (N = 10^7: 640 MB at the run's peak).
+        del children
         if self._union.nbytes > KEPT_SCRATCH_BYTES:  # as the line counts (see _offspring)
             self._union = np.empty((0, self.config.n), dtype=np.int64)
         scored = Scored(
@@ -260,15 +271,32 @@ class GeneticAlgorithm:
         population, scored = self._harvest(population, scored, from_children)
         entropy = self._tracked.entropy()
         if entropy is None:
-            entropy = column_entropy(population, config.n, self.encoding)
+            entropy = self._column_entropy(population, config.n, self.encoding)
         statistics = (self._tracked.unique_fraction(), entropy)
         return self._close_generation(population, scored, started, statistics)
 
-    def _children_slot(self, parents: int, children: int) -> Genomes:
-        """Rows ``parents .. parents + children`` of the scratch union, for the children."""
-        if self._union.shape[0] < parents + children:
-            self._union = np.empty((parents + children, self.config.n), dtype=np.int64)
-        return self._union[parents : parents + children]
+    def _children_slot(self, parents: Genomes, children: int) -> Genomes:
+        """Rows ``P .. P + children`` of the scratch union, for the children of ``parents``
+        (in their dtype: large boards' genes are int32, see engine.greedy_start)."""
+        size = parents.shape[0]
+        if self._union.shape[0] < size + children or self._union.dtype != parents.dtype:
+            self._union = np.empty((size + children, self.config.n), dtype=parents.dtype)
+        return self._union[size : size + children]
+
+    def _survivors(self, parents: Genomes, children: Genomes, survivors: IntArray) -> Genomes:
+        """Rows ``survivors`` of ``[parents; children]``, as a new array.
+
+        Boards of :data:`LARGE_BOARD` queens or more are gathered row by row from where they
+        are: copying the parents into the union first held a fourth copy of the genes at the
+        run's peak (N = 10^7, P = 4: 160 MB). Smaller ones are gathered from the union at once.
+        """
+        size, n = parents.shape
+        if n < LARGE_BOARD:
+            return self._joined(parents, children).take(survivors, axis=0)
+        population = np.empty((survivors.shape[0], n), dtype=parents.dtype)
+        for row, survivor in enumerate(survivors.tolist()):
+            population[row] = parents[survivor] if survivor < size else children[survivor - size]
+        return population
 
     def _joined(self, parents: Genomes, children: Genomes) -> Genomes:
         """``[parents; children]`` in the scratch union (valid until the next generation).
@@ -280,8 +308,8 @@ class GeneticAlgorithm:
         if np.may_share_memory(children, self._union):
             self._union[:size] = parents
             return self._union[:rows]
-        if self._union.shape[0] < rows:
-            self._union = np.empty((rows, self.config.n), dtype=np.int64)
+        if self._union.shape[0] < rows or self._union.dtype != parents.dtype:
+            self._union = np.empty((rows, self.config.n), dtype=parents.dtype)
         return np.concatenate([parents, children], out=self._union[:rows])
 
     def step_many(self, limit: int) -> list[Snapshot]:
@@ -303,6 +331,15 @@ class GeneticAlgorithm:
         """This generation's children, mutated, filtered for uniqueness and evaluated."""
         config = self.config
         children, known = self._cross(population, fitness, conflicts)
+        if self._children_compiled:
+            from engine.memetic_children import improve_children_compiled, scored_from_conflicts
+
+            improved = improve_children_compiled(
+                children, self.rng, self._mutation_settings, self._local_search
+            )
+            return children, scored_from_conflicts(
+                children, improved, config.n, self.encoding, self.shape
+            )
         lines: BoardLines | None = None
         if config.fallback and not self._run_state.mutating:
             pass  # a crossover generation of Sheppard's: no mutation
@@ -374,7 +411,7 @@ class GeneticAlgorithm:
                 children[crossing], known[crossing] = crossed_one, -1
             return children[:wanted], known[:wanted]
         rows = pairs.reshape(-1)
-        slot = self._children_slot(population.shape[0], rows.shape[0])
+        slot = self._children_slot(population, rows.shape[0])
         # mode="clip" (the picks are in range anyway): with the default mode, numpy gathers
         # into a hidden temporary and copies that into ``out``.
         children = np.take(population, rows, axis=0, out=slot, mode="clip")
@@ -407,7 +444,8 @@ class GeneticAlgorithm:
         if solved.size == 0:
             return population, scored
         self.solutions.record(
-            rows_by_column(population[solved], self.config.n, self.encoding),
+            rows_by_column(population, self.config.n, self.encoding),
+            rows=solved,
             with_images=self.config.harvest,
         )
         if not self.config.harvest:
@@ -443,7 +481,7 @@ class GeneticAlgorithm:
         previous = (state.population, state.fitness, state.conflicts)
         if statistics is None:
             diversity = unique_fraction(population)
-            entropy = column_entropy(population, self.config.n, self.encoding)
+            entropy = self._column_entropy(population, self.config.n, self.encoding)
         else:
             diversity, entropy = statistics
         if started is not None:

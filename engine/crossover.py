@@ -23,6 +23,9 @@ import numpy.typing as npt
 
 from engine.encodings import Genomes, random_integers
 
+COMPILED_CYCLE_FROM: Final = 1 << 16
+"""Boards from this many queens are cycle-crossed in compiled code (engine.cycle_kernel)."""
+
 BoolArray = npt.NDArray[np.bool_]
 IntArray = npt.NDArray[np.int64]
 
@@ -302,8 +305,17 @@ def cycle_crossover(
 def cycle_crossover_with(
     first: Genomes, second: Genomes, draws: CrossoverDraws
 ) -> tuple[Genomes, Genomes]:
-    """:func:`cycle_crossover` (which draws nothing: ``draws`` is unused)."""
+    """:func:`cycle_crossover` (which draws nothing: ``draws`` is unused).
+
+    Boards of :data:`COMPILED_CYCLE_FROM` queens or more are crossed by a
+    compiled walk along the cycles: the same children without the pointer doubling's passes
+    and temporaries.
+    """
     count, n = first.shape
+    if n >= COMPILED_CYCLE_FROM:
+        from engine.cycle_kernel import compiled_cycle_crossover
+
+        return compiled_cycle_crossover(first, second)
     rows = _rows(first)
     successor = _inverse(first)[rows, second]
     smallest = np.broadcast_to(np.arange(n), (count, n)).copy()

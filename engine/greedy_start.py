@@ -16,7 +16,7 @@ the run's generator draws for each individual, so a seed gives the same boards e
 
 from __future__ import annotations
 
-from typing import Final
+from typing import Final, cast
 
 import numpy as np
 
@@ -29,6 +29,11 @@ BYTES_PER_COLUMN: Final = 2
 """Scratch memory the greedy start needs per column of the board (one individual at a time):
 bit sets of the rows and both diagonals in use (5 bits), and the pool of the last quarter of
 unused rows (32 bits each)."""
+
+NARROW_GENES_FROM: Final = 1 << 16
+"""Boards of this many queens or more are built with int32 genes, half the memory of int64
+ones (the genes are the same numbers, so the run is the same): a run of 10^7 queens holds
+about 16 populations' worth of genes at its peak."""
 
 MOST_QUEENS: Final = 2**31 - 1
 """The largest board the greedy start builds (its scratch arrays are 32-bit)."""
@@ -50,7 +55,8 @@ def greedy_population(size: int, n: int, rng: np.random.Generator) -> Genomes:
         rng: The run's random generator (the only source of randomness).
 
     Returns:
-        A new ``(size, n)`` array, each row a permutation.
+        A new ``(size, n)`` array, each row a permutation: int32 from
+        :data:`NARROW_GENES_FROM` queens, int64 below.
 
     Raises:
         ValueError: If ``n`` is over :data:`MOST_QUEENS`.
@@ -59,7 +65,9 @@ def greedy_population(size: int, n: int, rng: np.random.Generator) -> Genomes:
         raise ValueError(
             f"the greedy start builds boards of up to {MOST_QUEENS:,} queens, not {n:,}"
         )
-    genomes = np.empty((size, n), dtype=GENE_DTYPE)
+    dtype = np.int32 if n >= NARROW_GENES_FROM else GENE_DTYPE
+    # Typed as Genomes: the engine reads int32 genes as it reads int64 ones.
+    genomes = cast(Genomes, np.empty((size, n), dtype=dtype))
     if size == 0 or n == 0:
         return genomes
     keys = random_keys(rng, size)

@@ -17,7 +17,7 @@ draws for each child: same ``rng`` state, same result, on every machine.
 
 from __future__ import annotations
 
-from typing import Final, NamedTuple
+from typing import TYPE_CHECKING, Final, NamedTuple
 
 import numpy as np
 import numpy.typing as npt
@@ -25,6 +25,9 @@ import numpy.typing as npt
 from engine.conflicts import BoardLines, board_lines, with_known_conflicts
 from engine.encodings import PERMUTATION, Genomes
 from engine.greedy_start import MOST_QUEENS, random_keys
+
+if TYPE_CHECKING:
+    from engine.config_fields import ConfigFields
 
 IntArray = npt.NDArray[np.int64]
 
@@ -36,6 +39,22 @@ BYTES_PER_CHILD_GENE: Final = 5
 queens (4 bytes each, every queen at worst) and the bit set of the queued ones. The children
 are searched one at a time, so this over-counts; the algorithm improves them in place (a
 caller that wants a copy pays 8 bytes a gene more)."""
+
+
+CONFLICT_SHAPES: Final = frozenset({"pairs", "collisions", "linear", "parabolic", "exponential"})
+"""Fitness shapes computed from the conflicts alone: with one of them, a child's line counts
+need not outlive the child (see :func:`compiled_children_apply`)."""
+
+SEARCHED_COPIES_PER_GENE: Final = 4
+"""Copies of each gene of ``max(P, children)`` a run whose children are searched one at a
+time (:func:`compiled_children_apply`) holds at its peak: the population, the one before it
+(which the lineage holds), the children, the survivors gathered from them, and the solutions
+found, in the archive; not all at once (measured: 2.3 copies at P = 4, N = 3 x 10^6, besides
+the 32 bytes a column below)."""
+
+BYTES_PER_SEARCHED_COLUMN: Final = 24
+"""Memory such a run touches per column besides: the one pair of int32 line counts its
+children and boards share, and the weights of the 64-bit hashes."""
 
 
 class LocalSearchSettings(NamedTuple):
@@ -143,3 +162,19 @@ def improve_children(
     """
     improved = local_search(children, rng, settings, lines, in_place=True)
     return improved.genomes, improved.lines
+
+
+def compiled_children_apply(config: ConfigFields) -> bool:
+    """Whether a run's children are mutated and searched one at a time in compiled code
+    (:mod:`engine.memetic_children`): a local search after the conflict mutation in every
+    generation, on permutations, scored from the conflicts alone, and no ``unique`` filter
+    between the search and the scoring."""
+    return (
+        config.local_search > 0
+        and config.mutation == "conflict"
+        and not config.fallback
+        and not config.unique
+        and config.encoding == "permutation"
+        and config.fitness in CONFLICT_SHAPES
+        and config.n >= 2
+    )

@@ -198,15 +198,19 @@ def _move(
     column: int,
     row: int,
 ) -> None:
-    """Move the queen of ``column`` to ``row``, keeping the counts and its cells exact."""
+    """Move the queen of ``column`` to ``row``, keeping the counts and its cells exact.
+
+    Empty ``down_cells`` and ``up_cells``: a caller that keeps no cells (the counts suffice).
+    """
     offset = genome.shape[0] - 1
     old = genome[column]
     down[old - column + offset] -= 1
     up[old + column] -= 1
     down[row - column + offset] += 1
     up[row + column] += 1
-    down_cells[column] = base + row - column + offset
-    up_cells[column] = base + row + column
+    if down_cells.shape[0]:
+        down_cells[column] = base + row - column + offset
+        up_cells[column] = base + row + column
     genome[column] = row
 
 
@@ -250,8 +254,8 @@ def min_conflicts(
         genome: ``(N,)`` the board's rows, changed in place.
         down: ``(2N - 1,)`` queens per diagonal ``row - column + N - 1``, kept exact.
         up: ``(2N - 1,)`` queens per anti-diagonal ``row + column``, kept exact.
-        down_cells: ``(N,)`` each queen's cell ``base + diagonal``, kept exact.
-        up_cells: ``(N,)`` each queen's cell ``base + anti-diagonal``, kept exact.
+        down_cells: ``(N,)`` each queen's cell ``base + diagonal``, kept exact (or empty).
+        up_cells: ``(N,)`` each queen's cell ``base + anti-diagonal``, kept exact (or empty).
         base: The board's first cell (its index in the population times ``2N - 1``).
         conflicts: The board's attacking pairs.
         budget: The most swaps to make.

@@ -9,9 +9,13 @@ from __future__ import annotations
 import os
 from typing import TYPE_CHECKING, Final
 
+from engine.crossover import COMPILED_CYCLE_FROM
 from engine.errors import ConfigError
 from engine.greedy_start import BYTES_PER_COLUMN as GREEDY_BYTES_PER_COLUMN
+from engine.greedy_start import NARROW_GENES_FROM
 from engine.local_search import BYTES_PER_CHILD_GENE as SEARCH_BYTES_PER_CHILD_GENE
+from engine.local_search import BYTES_PER_SEARCHED_COLUMN as SEARCHED_BYTES_PER_COLUMN
+from engine.local_search import SEARCHED_COPIES_PER_GENE, compiled_children_apply
 from engine.solutions import KNOWN_TOTALS
 
 if TYPE_CHECKING:
@@ -42,9 +46,23 @@ BYTES_PER_SOLUTION_GENE: Final = 8 * 2
 BYTES_PER_SOLUTION: Final = 8 * 6
 """Bytes the solution archive keeps per solution besides its genes: hashes and their merges."""
 
-COMPILED_KERNELS_BYTES: Final = 160 * 2**20
-"""Memory a run with a greedy start or a local search pays once for their compiled kernels:
-numba, its LLVM library and the kernels (measured: 127 MB of resident memory above numpy's)."""
+CROSSOVER_BYTES_PER_CHILD_GENE: Final = 20
+"""Bytes a crossover's temporaries may take per gene of the children, every couple crossing
+(measured with tracemalloc: 17 for the cycle crossover, whose pointer doubling holds several
+int64 copies of the crossed couples)."""
+
+COMPILED_CYCLE_BYTES_PER_CHILD_GENE: Final = 12
+"""The same for the compiled cycle crossover of large boards (engine.cycle_kernel): a copy of
+the crossed children in, the children out, and 9 bytes a position of scratch per couple."""
+
+SEARCHED_BYTES_PER_CANDIDATE: Final = 8
+"""Bytes a run whose children are searched one at a time draws per candidate move: one
+64-bit partner (the moves are scored in the compiled loop, with no temporaries)."""
+
+COMPILED_KERNELS_BYTES: Final = 256 * 2**20
+"""Memory a run with compiled kernels pays once for them: numba, its LLVM library and the
+kernels (measured: 115 MB of resident memory above numpy's in a run at N = 1,000, up to 0.1 GB
+more in a run at N = 10^6 after the engine's tests, or in a first run, which compiles them)."""
 
 
 def _blame(*factors: tuple[str, int]) -> tuple[str, int]:
@@ -85,13 +103,20 @@ def memory_needs(config: ConfigFields) -> dict[str, tuple[int, str]]:
     name, _ = _blame(("population", population), ("n", n))
     if config.offspring is not None and config.offspring > population:
         name, _ = _blame(("offspring", config.offspring), ("n", n))
-    needs[name] = (genes * BYTES_PER_GENE, f"max(P, children) x N = {genes:,} genes")
+    # A run whose children are searched one at a time in compiled code (engine.memetic_children)
+    # holds its genes and one board's counts; the others, the numpy operators' temporaries.
+    searched = compiled_children_apply(config)
+    if searched:
+        needs[name] = _searched_genes(config, genes)
+    else:
+        needs[name] = (genes * BYTES_PER_GENE, f"max(P, children) x N = {genes:,} genes")
     if config.mutation == "conflict":
         moves = children * config.candidates
         name, _ = _blame(("candidates", config.candidates), ("offspring", children))
         if name == "offspring" and config.offspring is None:
             name = "population"
-        total = needs.get(name, (0, ""))[0] + moves * BYTES_PER_CANDIDATE
+        per_move = SEARCHED_BYTES_PER_CANDIDATE if searched else BYTES_PER_CANDIDATE
+        total = needs.get(name, (0, ""))[0] + moves * per_move
         needs[name] = (total, f"children x candidates = {moves:,} candidate moves")
     if config.selection == "tournament":
         couples = -(-children // max(1, config.children_per_couple))
@@ -103,9 +128,12 @@ def memory_needs(config: ConfigFields) -> dict[str, tuple[int, str]]:
             draws * BYTES_PER_TOURNAMENT_DRAW,
             f"parents x tournament size = {draws:,} entrants drawn",
         )
-    if config.local_search > 0 or config.greedy_start:
+    compiled_cycle = config.crossover == "cycle" and n >= COMPILED_CYCLE_FROM
+    if config.local_search > 0 or config.greedy_start or compiled_cycle:
         _add_need(needs, "n", COMPILED_KERNELS_BYTES, "the compiled kernels")
-    if config.local_search > 0:
+    if searched:
+        _add_need(needs, "n", n * SEARCHED_BYTES_PER_COLUMN, f"line counts of a board of {n:,}")
+    elif config.local_search > 0:
         child_genes = children * n
         name, _ = _blame(("population", children), ("n", n))
         _add_need(
@@ -121,9 +149,37 @@ def memory_needs(config: ConfigFields) -> dict[str, tuple[int, str]]:
             n * GREEDY_BYTES_PER_COLUMN,
             f"greedy start over {n:,} columns",
         )
+    _add_remembered(needs, config)
+    return needs
+
+
+def _searched_genes(config: ConfigFields, genes: int) -> tuple[int, str]:
+    """The genes of a run whose children are searched one at a time, at their peak.
+
+    That is the larger of two moments: the survivors gathered (:data:`SEARCHED_COPIES_PER_GENE`
+    copies), and a crossover, one copy fewer (no survivors yet) with its temporaries, every
+    couple crossing. A greedy start's large boards have int32 genes (engine.greedy_start).
+    """
+    n, children = config.n, config.children_per_generation
+    width = 4 if config.greedy_start and n >= NARROW_GENES_FROM else 8
+    held = genes * width * SEARCHED_COPIES_PER_GENE
+    what = f"max(P, children) x N = {genes:,} genes"
+    if config.crossover_rate > 0:
+        per_crossed = CROSSOVER_BYTES_PER_CHILD_GENE
+        if config.crossover == "cycle" and n >= COMPILED_CYCLE_FROM:
+            per_crossed = COMPILED_CYCLE_BYTES_PER_CHILD_GENE
+        crossing = genes * width * (SEARCHED_COPIES_PER_GENE - 1) + children * n * per_crossed
+        if crossing > held:
+            return crossing, f"{what} while {children * n:,} child genes cross"
+    return held, what
+
+
+def _add_remembered(needs: dict[str, tuple[int, str]], config: ConfigFields) -> None:
+    """Add what ``unique`` and ``harvest`` remember, where a budget bounds it."""
+    n = config.n
     evaluated = _evaluation_bound(config)
     if evaluated is None and (config.time_limit is not None or config.stagnation is not None):
-        return needs  # what is remembered grows with time: no count to estimate from
+        return  # what is remembered grows with time: no count to estimate from
     if config.unique and evaluated is not None:
         needs["unique"] = (evaluated * BYTES_PER_SEEN, f"{evaluated:,} children remembered")
     if config.harvest:
@@ -133,7 +189,6 @@ def memory_needs(config: ConfigFields) -> dict[str, tuple[int, str]]:
             stored = min(found)
             per_solution = n * BYTES_PER_SOLUTION_GENE + BYTES_PER_SOLUTION
             needs["harvest"] = (stored * per_solution, f"up to {stored:,} solutions of N = {n}")
-    return needs
 
 
 def memory_error(config: ConfigFields) -> ConfigError | None:

@@ -13,7 +13,7 @@ import numpy as np
 import numpy.typing as npt
 
 from engine.encodings import Encoding, Genomes
-from engine.uniqueness import HashSet, row_hashes
+from engine.uniqueness import HashArray, HashSet, hash_weights, row_hashes
 
 KNOWN_TOTALS: Final[dict[int, tuple[int, int]]] = {
     1: (1, 1),
@@ -105,6 +105,57 @@ def canonical(board: npt.ArrayLike) -> tuple[int, ...]:
     return tuple(int(row) for row in canonical_boards(single)[0])
 
 
+_KEY_BLOCK: Final = 1 << 16
+"""Columns whose terms :func:`class_keys` sums at once: its temporaries stay a few MB."""
+
+
+def class_keys(boards: Genomes) -> HashArray:
+    """``(K,)``: per board (rows by column, each a permutation), a key of its symmetry class.
+
+    The key is the smallest of the :func:`engine.uniqueness.row_hashes` of the board's 8
+    images, so the 8 boards of a class share it, and boards of different classes differ but
+    for a 64-bit hash collision. The images are not made: with weights ``w``, the board's
+    queens ``(r, c) = (b[c], c)`` and ``m = N - 1``, a quarter turn sends ``(r, c)`` to
+    ``(c, m - r)``, so its image hashes to ``sum w[m - b[c]] * c``; likewise the 8 hashes are
+
+    ``A = sum w[c] b[c]``, ``B = sum w[m - c] b[c]``, ``C = sum w[b[c]] c``,
+    ``D = sum w[m - b[c]] c``, and ``m W - A``, ``m W - B``, ``m W - C``, ``m W - D``
+
+    with ``W = sum w`` (the same for every image: each is a permutation), all modulo 2^64.
+    That is four dot products a board, in blocks of columns: a board of a hundred million
+    queens needs a few MB besides itself, where the images took eight copies of it.
+    """
+    count, n = boards.shape
+    if n == 0:
+        return np.zeros(count, dtype=np.uint64)
+    weights = hash_weights(n)
+    reversed_weights = weights[::-1]  # sliced, never gathered from: a flipped view's take copies it
+    # m W as a one-element array: numpy warns of a scalar product's wrap-around, not an array's.
+    spread = np.full(1, weights.sum(dtype=np.uint64), dtype=np.uint64) * np.uint64(n - 1)
+    keys = np.empty(count, dtype=np.uint64)
+    for index in range(count):
+        board = boards[index]
+        sums = np.zeros(4, dtype=np.uint64)
+        for start in range(0, n, _KEY_BLOCK):
+            stop = min(n, start + _KEY_BLOCK)
+            rows = board[start:stop].astype(np.int64)
+            columns = np.arange(start, stop, dtype=np.uint64)
+            unsigned_rows = rows.view(np.uint64)
+            block = (
+                weights[start:stop] @ unsigned_rows,
+                reversed_weights[start:stop] @ unsigned_rows,
+                weights.take(rows) @ columns,
+                weights.take((n - 1) - rows) @ columns,
+            )
+            sums += np.array(block, dtype=np.uint64)  # an array's sum wraps without a warning
+        keys[index] = min(sums.min(), (spread - sums).min())
+    return keys
+
+
+_FIRST_BUFFER_BYTES: Final = 32 * 2**20
+"""The most memory an archive sets aside before its first solution."""
+
+
 class SolutionArchive:
     """The distinct solutions met so far, in the order they were found.
 
@@ -116,7 +167,10 @@ class SolutionArchive:
         self.n = n
         self._hashes = HashSet()
         self._classes = HashSet()
-        self._buffer: Genomes = np.empty((16, n), dtype=np.int64)
+        # Room for 16 boards at first, or for one where 16 would pass _FIRST_BUFFER_BYTES: a
+        # run of a hundred million queens meets one solution, not sixteen.
+        rows = 16 if 16 * 8 * n <= _FIRST_BUFFER_BYTES else 1
+        self._buffer: Genomes = np.empty((rows, n), dtype=np.int64)
         self._count = 0
         self._view = self._filled()
 
@@ -125,28 +179,50 @@ class SolutionArchive:
         view.flags.writeable = False
         return view
 
-    def record(self, boards: Genomes, *, with_images: bool = False) -> int:
+    def record(
+        self,
+        boards: Genomes,
+        *,
+        rows: npt.NDArray[np.intp] | None = None,
+        with_images: bool = False,
+    ) -> int:
         """Add solutions (rows by column); returns how many were new.
 
         Args:
-            boards: ``(K, N)`` solutions.
+            boards: ``(K, N)`` solutions, or boards some of which are (see ``rows``).
+            rows: The rows of ``boards`` that are solutions (``None``: all of them). They are
+                read where they are, hashed one by one and copied once, into the archive: a
+                population's solved rows at N = 10^7 are 80 MB each.
             with_images: Also add the 8 rotations and reflections of each solution: they are
                 solutions too, so a search for all of them need not meet each one.
         """
-        if boards.shape[0] == 0:
-            return 0
+        if rows is not None and with_images:
+            boards, rows = boards[rows], None  # small boards: the images are 8 copies anyway
         if with_images:
             boards = symmetry_images(boards).reshape(-1, self.n)
-        fresh = self._hashes.remember(row_hashes(boards))
+        if rows is None:
+            rows = np.arange(boards.shape[0])
+            hashes = row_hashes(boards)
+        else:
+            hashes = np.array(
+                [row_hashes(boards[row : row + 1])[0] for row in rows.tolist()], dtype=np.uint64
+            )
+        if rows.shape[0] == 0:
+            return 0
+        fresh = self._hashes.remember(hashes)
         added = int(fresh.sum())
         if not added:
             return 0
-        self._classes.remember(row_hashes(canonical_boards(boards[fresh])))
-        if self._count + added > self._buffer.shape[0]:
-            grown = np.empty((2 * (self._count + added), self.n), dtype=np.int64)
+        # The first solutions set the archive's dtype: large boards' int32 genes stay int32.
+        dtype = self._buffer.dtype if self._count else boards.dtype
+        if self._count + added > self._buffer.shape[0] or dtype != self._buffer.dtype:
+            grown = np.empty((2 * (self._count + added), self.n), dtype=dtype)
             grown[: self._count] = self._buffer[: self._count]
             self._buffer = grown
-        self._buffer[self._count : self._count + added] = boards[fresh]
+        new = self._buffer[self._count : self._count + added]
+        for slot, row in enumerate(rows[fresh].tolist()):  # a row at a time: no gathered copy
+            new[slot] = boards[row]
+        self._classes.remember(class_keys(new))
         self._count += added
         self._view = self._filled()
         return added

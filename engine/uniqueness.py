@@ -36,10 +36,13 @@ def _weights(n: int) -> HashArray:
 
 
 def hash_weights(n: int) -> HashArray:
-    """The weight of each of ``n`` positions in :func:`row_hashes` (read-only): a caller that
-    changes a few genes can change a hash by their terms alone."""
+    """The weight of each of ``n`` positions in :func:`row_hashes` (read-only, cached): a caller
+    that changes a few genes can change a hash by their terms alone."""
     return _weights(n)
 
+
+_NARROW_BLOCK: Final = 1 << 16
+"""Columns of narrow genes hashed at once (see row_hashes)."""
 
 _EINSUM_GENES: Final = 8192
 """Batches of at least this many genes are hashed with einsum, smaller ones with matmul."""
@@ -48,6 +51,14 @@ _EINSUM_GENES: Final = 8192
 def row_hashes(genomes: Genomes) -> HashArray:
     """A 64-bit hash per genome: ``sum(gene * w_position) mod 2**64``, one integer product."""
     weights = _weights(genomes.shape[1])
+    if genomes.dtype != np.int64:
+        # Narrow genes (large boards' int32): the same sums, a block of columns at a time, so
+        # that no int64 copy of the genomes is made (a board of 10^8 queens: 800 MB each).
+        total = np.zeros(genomes.shape[0], dtype=np.uint64)
+        for start in range(0, genomes.shape[1], _NARROW_BLOCK):
+            block = genomes[:, start : start + _NARROW_BLOCK].astype(np.int64).view(np.uint64)
+            total += block @ weights[start : start + _NARROW_BLOCK]  # wraps modulo 2**64
+        return total
     # Genes are non-negative int64, so viewing them as uint64 is exact and costs no copy.
     unsigned = np.ascontiguousarray(genomes, dtype=np.int64).view(np.uint64)
     if unsigned.size < _EINSUM_GENES:

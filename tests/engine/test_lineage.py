@@ -16,6 +16,7 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 import engine.algorithm as algorithm_module
+import engine.memetic_children as memetic_children
 from engine import Config, ConfigError, GeneticAlgorithm, Snapshot
 from engine.crossover import CROSSOVER_PARTS, FREE_CROSSOVERS, PERMUTATION_CROSSOVERS
 from engine.lineage import (
@@ -82,7 +83,17 @@ def watching_mutation() -> Iterator[MutationStages]:
         stages.stage(before, after)
         return after, counts
 
+    # Memetic runs mutate and search their children in one compiled pass.
+    compiled = memetic_children.improve_children_compiled
+
+    def compiled_spy(children: np.ndarray, rng: Any, mutation: Any, search: Any) -> Any:
+        before = children.copy()  # changed in place
+        conflicts = compiled(children, rng, mutation, search)
+        stages.stage(before, children)
+        return conflicts
+
     with contextlib.ExitStack() as stack:
+        stack.enter_context(_attribute(memetic_children, "improve_children_compiled", compiled_spy))
         for name, operator in list(MUTATIONS.items()):
             stack.enter_context(_item(MUTATIONS, name, plain(operator)))
         for name, operator in list(COUNTED_MUTATIONS.items()):

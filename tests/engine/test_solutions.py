@@ -5,6 +5,7 @@ from __future__ import annotations
 import functools
 import itertools
 import json
+import tracemalloc
 
 import numpy as np
 import pytest
@@ -17,8 +18,10 @@ from engine.solutions import (
     SolutionArchive,
     canonical,
     canonical_boards,
+    class_keys,
     symmetry_images,
 )
+from engine.uniqueness import row_hashes
 
 Board = tuple[int, ...]
 
@@ -159,6 +162,35 @@ def test_canonical_boards_on_non_solutions_is_still_the_smallest_image():
     keys = canonical_boards(boards)
     expected = [min(dihedral_images(tuple(board))) for board in boards.tolist()]
     assert [tuple(key) for key in keys.tolist()] == expected
+
+
+@pytest.mark.parametrize("n", [1, 4, 8, 9])
+def test_class_keys_are_the_smallest_hash_of_the_eight_images(n):
+    boards = np.array(sorted(backtracked_solutions(n)), dtype=np.int64)
+    expected = np.stack([row_hashes(image) for image in symmetry_images(boards)]).min(axis=0)
+    assert np.array_equal(class_keys(boards), expected)
+    # Every image of a board has its key, and the classes have distinct keys.
+    for image in symmetry_images(boards):
+        assert np.array_equal(class_keys(image), expected)
+        assert np.array_equal(class_keys(image.astype(np.int32)), expected)
+    assert len(set(expected.tolist())) == KNOWN_TOTALS[n][1]
+
+
+def test_class_keys_of_large_boards_without_their_images():
+    # Random permutations (the formula holds for any): blocks of columns sum to the whole.
+    rng = np.random.default_rng(3)
+    boards = np.stack([rng.permutation(700_001) for _ in range(2)])
+    images = symmetry_images(boards)
+    expected = np.stack([row_hashes(image) for image in images]).min(axis=0)
+    assert np.array_equal(class_keys(boards), expected)
+    assert np.array_equal(class_keys(images[3]), expected)
+    tracemalloc.start()
+    try:
+        class_keys(boards[:1])
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert peak < 4 * 2**20  # blocks of columns; the 8 images took 8 times a board (45 MB)
 
 
 # --- The archive. ---
@@ -373,3 +405,35 @@ def test_a_harvest_checkpoint_continues_identically(uninterrupted_harvest, pause
     assert again.evaluations == final.evaluations
     assert again.solutions.tobytes() == final.solutions.tobytes()
     assert again.population.tobytes() == final.population.tobytes()
+
+
+def test_recording_some_rows_is_recording_those_boards():
+    boards = np.array(sorted(brute_solutions(8)), dtype=np.int64)
+    rows = np.array([5, 0, 5, 17, 3, 0])
+    by_rows, gathered = SolutionArchive(8), SolutionArchive(8)
+    assert by_rows.record(boards, rows=rows) == gathered.record(boards[rows]) == 4
+    assert np.array_equal(by_rows.boards, gathered.boards)
+    assert by_rows.fundamental_count == gathered.fundamental_count
+    assert by_rows.record(boards, rows=np.array([], dtype=np.intp)) == 0
+    images = SolutionArchive(8)
+    images.record(boards[rows])
+    added = images.record(boards[[3]], with_images=True)
+    assert by_rows.record(boards, rows=np.array([3]), with_images=True) == added > 0
+    assert np.array_equal(by_rows.boards, images.boards)
+
+
+def test_recording_the_solved_rows_of_a_large_population_copies_them_once():
+    # Rows 1 and 3 of a population of 4 boards of 400,000 queens (3.2 MB each).
+    population = np.stack([np.random.default_rng(k).permutation(400_000) for k in range(4)])
+    archive = SolutionArchive(400_000)
+    row_hashes(population)  # the hash weights, drawn once per N and kept, drawn before
+    tracemalloc.start()
+    try:
+        archive.record(population, rows=np.array([1, 3]))
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert np.array_equal(archive.boards, population[[1, 3]])
+    # The archive's room for 4 boards and the class keys' blocks; a gathered copy of the two
+    # solved rows would add 6.4 MB.
+    assert peak < 4 * population[0].nbytes + 4 * 2**20
