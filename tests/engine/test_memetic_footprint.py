@@ -152,17 +152,26 @@ def test_which_runs_take_the_compiled_children(changes: dict[str, Any], applies:
 
 
 _MEASURED_RUN = """
-import json, resource, sys
+import json, sys
 from engine import GeneticAlgorithm
-from engine.memory_budget import memory_needs
+from engine.greedy_start import NARROW_GENES_FROM
+from engine.memory_budget import COMPILED_KERNELS_BYTES, memory_needs
 from engine.presets import PRESETS
-with open("/proc/self/status") as status:
-    before = next(int(line.split()[1]) for line in status if line.startswith("VmRSS:"))
+
+def status(field):
+    with open("/proc/self/status") as lines:
+        return next(int(line.split()[1]) * 1024 for line in lines if line.startswith(field))
+
+# Numba and every kernel first, on a small board of the same kind (int32 genes, a couple
+# crossing): what a process pays once, compiled or loaded from the cache, is not the run's.
+GeneticAlgorithm(PRESETS["memetic"].config(NARROW_GENES_FROM, seed=1)).run()
+with open("/proc/self/clear_refs", "w") as clear:
+    clear.write("5")  # the peak (VmHWM) starts again from here
+before = status("VmRSS:")
 config = PRESETS["memetic"].config(int(sys.argv[1]), seed=int(sys.argv[2]))
 final = GeneticAlgorithm(config).run()
-peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-estimate = sum(size for size, _ in memory_needs(config).values())
-print(json.dumps([(peak - before) * 1024, estimate, final.solved]))
+estimate = sum(size for size, _ in memory_needs(config).values()) - COMPILED_KERNELS_BYTES
+print(json.dumps([status("VmHWM:") - before, estimate, final.solved]))
 """
 
 
@@ -186,7 +195,9 @@ def compiled_cache(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
 def test_the_memory_estimate_of_a_memetic_run_is_within_2_5x_above_its_peak(
     n: int, seed: int, compiled_cache: dict[str, str]
 ) -> None:
-    # A fresh process: its peak resident memory over what it held before the run.
+    # A fresh process: its peak resident memory over what it held before the run, once numba
+    # and the kernels are in (the estimate's allowance for them, a constant, is left out: how
+    # much of it a process shows depends on what compiled where, not on the run).
     output = subprocess.run(
         [sys.executable, "-c", _MEASURED_RUN, str(n), str(seed)],
         check=True,
@@ -197,8 +208,7 @@ def test_the_memory_estimate_of_a_memetic_run_is_within_2_5x_above_its_peak(
     measured, estimate, solved = json.loads(output)
     assert solved
     # Above the peak; within 2.5x of it, the estimate counting every couple crossing (seed 1
-    # crosses a couple, seed 2 none) and numba at its largest (the same run read 0.21 GB and
-    # 0.30 GB at N = 10^6, alone and after the engine's other tests).
+    # crosses a couple, seed 2 none).
     assert measured <= estimate <= 2.5 * measured, (measured, estimate)
 
 
