@@ -25,9 +25,18 @@ def record_to_stop(algorithm: GeneticAlgorithm, recorder: Recorder) -> Snapshot:
     short (Ctrl+C, SIGTERM, an error: the step in progress may be half done) it is
     ``interrupted``, without that keyframe: resuming re-steps from the last whole one. A time
     limit passing inside a generation abandons it, as ``queens solve`` does.
+
+    A generation is recorded whole or not at all (the signals wait for the recorder), and a
+    generation the engine finished just before the signal is recorded before the record
+    closes: the record ends where ``algorithm.snapshot`` does, which is what the caller prints.
     """
     from engine.termination import TIME_LIMIT
     from tui.cli.headless_run import GenerationDeadline, LiveStatusLine, time_limit_passed
+    from tui.lab.sweep.held_signals import signals_held
+
+    def record(snapshot: Snapshot) -> None:
+        with signals_held():
+            recorder.record(snapshot)
 
     completed = False
     try:
@@ -36,15 +45,17 @@ def record_to_stop(algorithm: GeneticAlgorithm, recorder: Recorder) -> Snapshot:
                 with LiveStatusLine() as progress:
                     while algorithm.has_next():
                         snapshot = algorithm.step()
-                        recorder.record(snapshot)
+                        record(snapshot)
                         progress.update(snapshot)
             else:
                 while algorithm.has_next():
-                    recorder.record(algorithm.step())
+                    record(algorithm.step())
         completed = True
     finally:
         if not completed:
-            recorder.close("interrupted", keyframe=False)
+            with signals_held():
+                recorder.record(algorithm.snapshot)  # ignored when already recorded
+                recorder.close("interrupted", keyframe=False)
     if deadline.passed:
         last = time_limit_passed(algorithm.snapshot)
         recorder.close("finished", keyframe=False, stop_reason=TIME_LIMIT)
