@@ -22,6 +22,7 @@ from textual.pilot import Pilot
 from engine import Config
 from tui.dashboard.app import QueensApp
 from tui.dashboard.settings import CONFIG_DIR_VARIABLE
+from tui.dashboard.showcase import SHOWCASE
 
 OUT: Final = Path(__file__).resolve().parents[2] / "screenshots"
 
@@ -96,6 +97,13 @@ async def stepped(app: QueensApp, pilot: Pilot[None]) -> None:
     await step(app, pilot, 40)
 
 
+async def placement_map(app: QueensApp, pilot: Pilot[None]) -> None:
+    """Forty generations, then the population's placement map in the board's place (``v``)."""
+    await step(app, pilot, 40)
+    await pilot.press("v")
+    await settle(app, pilot)
+
+
 CLASSIC: Final[dict[str, Any]] = {"mutation": "swap", "mutation_rate": 0.3, "crossover_rate": 0.9}
 """A textbook GA (swap mutation, frequent crossover): slower than the default, so the pictures
 show a run in progress rather than one solved in two generations."""
@@ -111,7 +119,12 @@ CROSSING: Final = Config(
 )
 """A run whose generation 5 has a crossed child made of both parents, two queens moved."""
 
+SHOWCASE_SEEDED: Final = SHOWCASE.replace(seed=1)
+"""What ``queens`` opens on, with a seed so the picture is the same each time."""
+
 SHOTS: Final[list[tuple[str, Config, tuple[int, int], Script]]] = [
+    ("dashboard-80x24-showcase", SHOWCASE_SEEDED, (80, 24), stepped),
+    ("dashboard-100x32-showcase", SHOWCASE_SEEDED, (100, 32), stepped),
     (
         "dashboard-100x32-inspect",
         Config(n=20, population=60, seed=3, **CLASSIC),
@@ -126,9 +139,10 @@ SHOTS: Final[list[tuple[str, Config, tuple[int, int], Script]]] = [
     ),
     ("dashboard-80x24-solved", Config(n=8, population=40, seed=2, **CLASSIC), (80, 24), solved),
     (
-        "dashboard-80x24-paused",
-        Config(n=12, population=60, seed=3, **CLASSIC),
-        (80, 24),
+        # Exact Braille with row and column numbers: 64 queens at 100x32.
+        "dashboard-100x32-n64",
+        Config(n=64, population=40, seed=1, stop_when_solved=False),
+        (100, 32),
         stepped,
     ),
     (
@@ -139,10 +153,17 @@ SHOTS: Final[list[tuple[str, Config, tuple[int, int], Script]]] = [
     ),
     (
         # Exact Braille: one dot per square, 150 queens in 75 x 38 characters.
-        "dashboard-200x62-braille-150",
+        "dashboard-200x60-n150",
         Config(n=150, population=40, seed=1, stop_when_solved=False),
-        (200, 62),
+        (200, 60),
         stepped,
+    ),
+    ("dashboard-80x24-ascii", SHOWCASE_SEEDED, (80, 24), stepped),
+    (
+        "dashboard-100x32-placement-map",
+        Config(n=20, population=200, seed=3, **CLASSIC),
+        (100, 32),
+        placement_map,
     ),
     ("dashboard-100x32-origin", CROSSING, (100, 32), inspecting_a_crossed_child),
     ("dashboard-100x32-ancestry", CROSSING, (100, 32), ancestry),
@@ -152,7 +173,8 @@ SHOTS: Final[list[tuple[str, Config, tuple[int, int], Script]]] = [
 
 async def capture(name: str, config: Config, size: tuple[int, int], script: Script) -> Path:
     """Open the app on ``config``, run ``script``, save ``screenshots/<name>.svg``."""
-    app = QueensApp(config, frozen_clock=True)
+    # The ASCII picture is the one a non-UTF-8 terminal (LANG=C) gets.
+    app = QueensApp(config, frozen_clock=True, ascii=name.endswith("-ascii"))
     async with app.run_test(size=size) as pilot:
         await pilot.pause(0.2)
         await script(app, pilot)
