@@ -318,3 +318,21 @@ def test_costly_keyframes_grow_the_spacing_and_the_record_says_so(store: RunStor
     timeline = Timeline(store, run_id)
     for generation in (1, 33, 59, 60):
         assert_same_generation(timeline.snapshot_at(generation), live[generation])
+
+
+@pytest.mark.parametrize(("n", "kind"), [(10, np.uint8), (300, np.uint16)])
+def test_keyframes_keep_genes_narrow_and_give_the_same_run(
+    store: RunStore, n: int, kind: type[np.unsignedinteger[Any]]
+) -> None:
+    config = Config(n=n, population=12, seed=5, generations=9, stop_when_solved=False)
+    run_id, _, _ = record(store, config, spacing=4)
+    keyframe = store.keyframe_before(run_id, 8)
+    assert keyframe is not None and keyframe.generation == 8
+    assert keyframe.state["population"].dtype == kind  # an eighth (a quarter) of int64's bytes
+    timeline = Timeline(store, run_id)
+    live = GeneticAlgorithm(config)
+    for generation in range(1, 10):
+        expected = live.step()
+        assert (
+            timeline.snapshot_at(generation).population.tobytes() == expected.population.tobytes()
+        )

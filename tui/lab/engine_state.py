@@ -2,13 +2,19 @@
 
 A keyframe holds what :meth:`engine.GeneticAlgorithm.state` returns, without the history
 (the store keeps every generation's statistics itself) and with its arrays as numpy arrays
-(saved as ``.npy`` bytes). Coming back, it goes through
-:meth:`engine.GeneticAlgorithm.from_state`, which validates everything.
+(saved as ``.npy`` bytes). The population's genes are kept in the narrowest unsigned type that
+holds them (one byte a gene up to N = 256, two up to 65,536): the engine restores them as its
+own integers, so the run is the same, and a run's keyframe budget holds up to eight times as
+many keyframes, which is what a jump in time travel re-steps from. Coming back, a keyframe goes
+through :meth:`engine.GeneticAlgorithm.from_state`, which validates everything.
 """
 
 from __future__ import annotations
 
 from typing import Any, Final
+
+import numpy as np
+import numpy.typing as npt
 
 from engine import CheckpointError, Config, GeneticAlgorithm
 
@@ -28,7 +34,24 @@ def new_algorithm(config: Config) -> GeneticAlgorithm:
 def capture(algorithm: GeneticAlgorithm) -> dict[str, Any]:
     """The run's state now, without history, arrays as numpy arrays (copies)."""
     state: dict[str, Any] = algorithm.state(arrays=True, history=False)
+    state["population"] = narrowest_genes(state["population"])
     return state
+
+
+def narrowest_genes(genes: npt.NDArray[Any]) -> npt.NDArray[Any]:
+    """``genes`` in ``uint8`` or ``uint16`` when every value fits and that is narrower, else as
+    they are (the same values: the engine reads any integer type back as its own)."""
+    if genes.size == 0 or genes.dtype.itemsize <= 1:
+        return genes
+    low, high = int(genes.min()), int(genes.max())
+    for narrow in (np.uint8, np.uint16):
+        if (
+            low >= 0
+            and high <= np.iinfo(narrow).max
+            and np.dtype(narrow).itemsize < genes.dtype.itemsize
+        ):
+            return genes.astype(narrow)
+    return genes
 
 
 def restore(
