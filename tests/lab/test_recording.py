@@ -95,7 +95,7 @@ def test_keyframes_stay_within_the_budget_and_every_generation_stays_reachable(
 ) -> None:
     config = SMALL.replace(generations=400)
     live = live_run(config)
-    one_keyframe = 20 * 10 * 8 + 2000
+    one_keyframe = 20 * 10 * 1 + 2000  # a byte a gene, and the rest
     budget = 12 * one_keyframe
     run_id, _, recorder = record(store, config, spacing=4, budget=budget)
     recorder.close()
@@ -336,3 +336,14 @@ def test_keyframes_keep_genes_narrow_and_give_the_same_run(
         assert (
             timeline.snapshot_at(generation).population.tobytes() == expected.population.tobytes()
         )
+
+
+def test_keyframes_keep_the_solutions_found_narrow_too(store: RunStore) -> None:
+    config = Config(n=6, population=30, seed=2, generations=9, stop_when_solved=False)
+    run_id, algorithm, _ = record(store, config, spacing=4)
+    keyframe = store.keyframe_before(run_id, 8)
+    assert keyframe is not None
+    solutions = keyframe.state["solutions"]
+    assert solutions.shape[0] > 0 and solutions.dtype == np.uint8
+    restored = Timeline(store, run_id).snapshot_at(9)
+    assert restored.solutions.tobytes() == algorithm.snapshot.solutions.tobytes()

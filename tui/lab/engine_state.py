@@ -2,10 +2,11 @@
 
 A keyframe holds what :meth:`engine.GeneticAlgorithm.state` returns, without the history
 (the store keeps every generation's statistics itself) and with its arrays as numpy arrays
-(saved as ``.npy`` bytes). The population's genes are kept in the narrowest unsigned type that
-holds them (one byte a gene up to N = 256, two up to 65,536): the engine restores them as its
-own integers, so the run is the same, and a run's keyframe budget holds up to eight times as
-many keyframes, which is what a jump in time travel re-steps from. Coming back, a keyframe goes
+(saved as ``.npy`` bytes). The genes of the population and of the solutions found are kept in
+the narrowest unsigned type that holds them (one byte a gene up to N = 256, two up to 65,536):
+the engine restores them as its own integers, so the run is the same, and a run's keyframe
+budget holds up to eight times as many keyframes, which is what a jump in time travel re-steps
+from (a run that finds many solutions, as N = 28 does, filled the budget with them). Coming back, a keyframe goes
 through :meth:`engine.GeneticAlgorithm.from_state`, which validates everything.
 """
 
@@ -34,7 +35,8 @@ def new_algorithm(config: Config) -> GeneticAlgorithm:
 def capture(algorithm: GeneticAlgorithm) -> dict[str, Any]:
     """The run's state now, without history, arrays as numpy arrays (copies)."""
     state: dict[str, Any] = algorithm.state(arrays=True, history=False)
-    state["population"] = narrowest_genes(state["population"])
+    for name in ("population", "solutions"):  # genomes both: the run's and the ones found
+        state[name] = narrowest_genes(state[name])
     return state
 
 
