@@ -6,8 +6,9 @@ A keyframe holds what :meth:`engine.GeneticAlgorithm.state` returns, without the
 the narrowest unsigned type that holds them (one byte a gene up to N = 256, two up to 65,536):
 the engine restores them as its own integers, so the run is the same, and a run's keyframe
 budget holds up to eight times as many keyframes, which is what a jump in time travel re-steps
-from (a run that finds many solutions, as N = 28 does, filled the budget with them). Coming back, a keyframe goes
-through :meth:`engine.GeneticAlgorithm.from_state`, which validates everything.
+from (a run that finds many solutions, as N = 28 does, filled the budget with them). Coming
+back, a keyframe goes through :meth:`engine.GeneticAlgorithm.from_state`, which validates
+everything.
 """
 
 from __future__ import annotations
