@@ -39,6 +39,9 @@ bench: $(STAMP)
 	$(BIN)/python tests/benchmarks/bench_long_runs.py
 	$(BIN)/python tests/benchmarks/bench_views.py
 	$(BIN)/python tests/benchmarks/bench_sweep.py
+	$(BIN)/python tests/benchmarks/bench_solutions.py
+	$(BIN)/python tests/benchmarks/bench_lineage.py
+	$(BIN)/python tests/benchmarks/bench_population_views.py
 
 screenshots: $(STAMP)
 	$(BIN)/python tests/benchmarks/make_screenshots.py
