@@ -333,3 +333,36 @@ async def test_p_in_time_travel_shows_the_parent_of_a_past_generation(
         await wait_for(pilot, lambda: inspected(app)[0] == 4, "the parent")  # type: ignore[index]
         _, index, genome = inspected(app)  # type: ignore[misc]
         assert index == 10 and np.array_equal(genome, live[4].population[10])
+
+
+async def test_at_80x24_the_inspected_childs_origin_leaves_room_for_its_attacking_pairs(
+    wait_for: WaitFor,
+) -> None:
+    from tui.dashboard.widgets import ConflictList
+
+    config = CROSSING.replace(n=28)  # the showcase's size: the panel has 7 rows at 80x24
+    lineage = generations(config, 5)[5].lineage
+    assert lineage is not None
+    child = next(
+        index
+        for index in range(config.population)
+        if lineage.flags[index] & CROSSED and len(set(lineage.parents[index].tolist())) == 2
+    )
+    app = QueensApp(config, frozen_clock=True)
+    async with app.run_test(size=(80, 24)) as pilot:
+        for generation in range(1, 6):
+            await pilot.press("n")
+            await wait_for(
+                pilot, lambda g=generation: app.main_screen.run.latest.generation == g, "a step"
+            )
+        await inspect_by_index(pilot, child)
+        await wait_for(pilot, lambda: inspected(app) is not None, "the child inspected")
+        await pilot.pause()
+        panel = app.main_screen.query_one(ConflictList)
+        text = panel.query_one("#conflict-text")
+        seen = [text.render_line(y).text for y in range(panel.scrollable_content_region.height)]
+        # The longest origin there is (crossed, two parents, moved queens), the count of
+        # pairs, and at least two pairs, in the panel's rows without scrolling.
+        assert panel.size.height <= 8, panel.size
+        assert any("crossed (pmx)" in line for line in seen), seen
+        assert sum(" × " in line and "row,col" not in line for line in seen) >= 2, seen

@@ -17,6 +17,12 @@ from tui.dashboard.origin import ORIGIN_COLOURS, ORIGIN_NAMES, Origin
 PAIR_LIMIT: Final = 200
 """Pairs listed at most; a random board of large N has far more, and the count says so."""
 
+PAIRS_IN_VIEW: Final = 2
+"""Pairs the panel shows without scrolling where it can: where the origin's lines would leave
+fewer, it says the origin in one paragraph, without the keys' hint (the help lists them), and
+the pairs' heading in the count's line. At 80x24 the panel has 6 or 7 rows, and the origin's
+five or six lines left none of them to the pairs."""
+
 
 def attacking_pairs(position: Position, limit: int = PAIR_LIMIT) -> list[tuple[str, int, int]]:
     """Pairs of queens (by gene index) that share a line, with the kind of line.
@@ -60,9 +66,33 @@ class ConflictList(VerticalScroll):
     }
     """
 
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self._shown: tuple[Position, str, int, Origin | str | None] | None = None
+
     def compose(self) -> ComposeResult:
         """One static holds the text."""
         yield Static(id="conflict-text")
+
+    def on_resize(self) -> None:
+        """Say it again in the new size (compact or not: see :data:`PAIRS_IN_VIEW`)."""
+        if self._shown is not None:
+            position, title, conflicts, origin = self._shown
+            self.show(position, title=title, conflicts=conflicts, origin=origin)
+
+    def _rows(self, text: Text) -> int:
+        """The rows ``text`` takes in the panel, wrapped at its width."""
+        width = self.scrollable_content_region.width
+        return len(text.wrap(self.app.console, width)) if width > 0 else 0
+
+    def _compact(self, origin: Origin | str | None, conflicts: int) -> bool:
+        """Whether the origin must be said in one paragraph to show the first pairs."""
+        height = self.scrollable_content_region.height
+        if height <= 0 or conflicts == 0 or not isinstance(origin, Origin):
+            return False
+        head = origin_text(origin)
+        head.append("title\nheading")
+        return self._rows(head) + min(conflicts, PAIRS_IN_VIEW) > height
 
     def show(
         self,
@@ -80,13 +110,18 @@ class ConflictList(VerticalScroll):
             conflicts: Its attacking pairs as the engine counted them.
             origin: Where it came from, or why that is not known here, or ``None``.
         """
-        text = origin_text(origin)
+        self._shown = (position, title, conflicts, origin)
+        compact = self._compact(origin, conflicts)
+        text = origin_text(origin, compact=compact)
         text.append(f"{title}: ", style="bold")
         if conflicts == 0:
             text.append("no conflicts, a solution", style="bold green")
         else:
-            text.append(f"{conflicts} attacking pair{'s' if conflicts != 1 else ''}\n")
-            text.append("row,col × row,col  line\n", style="dim")
+            text.append(f"{conflicts} attacking pair{'s' if conflicts != 1 else ''}")
+            if compact:
+                text.append(" (row,col)\n", style="dim")
+            else:
+                text.append("\nrow,col × row,col  line\n", style="dim")
             for line, first, second in attacking_pairs(position):
                 a = f"{position.rows[first]},{position.columns[first]}"
                 b = f"{position.rows[second]},{position.columns[second]}"
@@ -97,24 +132,32 @@ class ConflictList(VerticalScroll):
         self.query_one("#conflict-text", Static).update(text)  # user-paced: a query is fine
 
 
-def origin_text(origin: Origin | str | None) -> Text:
+def origin_text(origin: Origin | str | None, *, compact: bool = False) -> Text:
     """How an individual was made, its parents (index, fitness, conflicts) and where its
     queens came from, each origin in its board colour; the keys that step to the parents.
-    A text instead says why that is not known here."""
+    A text instead says why that is not known here. ``compact``: one paragraph, parts
+    separated by ``·``, no keys."""
     text = Text()
     if origin is None:
         return text
     if isinstance(origin, str):
         text.append(f"{origin}\n", style="dim")
         return text
-    text.append(f"{origin.operator}\n", style="bold")
+    end = " · " if compact else "\n"
+    text.append(origin.operator, style="bold")
+    text.append(end)
     for number, parent in enumerate(origin.parents, start=1):
         text.append(f"parent {number} ", style=f"bold {ORIGIN_COLOURS[number]}")
         main = " (main)" if parent.main and len(origin.parents) > 1 else ""
-        text.append(
-            f"#{parent.index}{main}: fitness {parent.fitness:.6g}, "
-            f"{parent.conflicts} conflict{'s' if parent.conflicts != 1 else ''}\n"
-        )
+        plural = "s" if parent.conflicts != 1 else ""
+        if compact:
+            text.append(f"#{parent.index}{main} {parent.fitness:.6g}, {parent.conflicts} conf")
+        else:
+            text.append(
+                f"#{parent.index}{main}: fitness {parent.fitness:.6g}, "
+                f"{parent.conflicts} conflict{plural}"
+            )
+        text.append(end)
     counts = origin.counts()
     if origin.parents:
         text.append("queens: ")
@@ -125,8 +168,14 @@ def origin_text(origin: Origin | str | None) -> Text:
                 mark = "*" if name == "moved" else ""
                 parts.append(Text.assemble((f"{counts[name]} {name}{mark}", style)))
         text.append(Text(", ").join(parts))
+        if compact:
+            text.append("\n")
+            return text
         keys = "p parent, P other" if len(origin.parents) > 1 else "p parent"
         text.append(f"\n{keys}, d back to the child, w ancestry\n", style="dim")
+    elif compact:
+        text.right_crop(len(end))
+        text.append("\n")
     else:
         text.append("no parents: w ancestry\n", style="dim")
     return text
