@@ -22,6 +22,7 @@ from typing import Any, Final
 
 import pytest
 
+from tests.process_tree import alive, descendants
 from tui.cli.command_line import main
 from tui.lab.store import StoreError
 from tui.lab.sweep.errors import ClusterError, SweepError, TaskFailed, WorkersLost
@@ -172,32 +173,6 @@ def test_a_dask_cluster_counts_as_oeis_says(
         assert (document["total"], document["fundamental"]) == (total, fundamental)
         assert document["complete"] is True and document["prefixes_kept_before"] == 0
         assert f"on Dask cluster at {cluster.scheduler_address}: 2 workers" in captured.err
-
-
-def descendants(pid: int) -> set[int]:
-    """Every process below ``pid`` (Linux /proc)."""
-    parents: dict[int, int] = {}
-    for entry in Path("/proc").iterdir():
-        if entry.name.isdigit():
-            try:
-                text = (entry / "stat").read_text()
-            except OSError:
-                continue
-            parents[int(entry.name)] = int(text[text.rfind(")") + 2 :].split()[1])
-    found: set[int] = set()
-    frontier = {pid}
-    while frontier:
-        frontier = {child for child, parent in parents.items() if parent in frontier} - found
-        found |= frontier
-    return found
-
-
-def alive(pid: int) -> bool:
-    try:
-        text = Path(f"/proc/{pid}/stat").read_text()
-    except OSError:
-        return False
-    return text[text.rfind(")") + 2 :].split()[0] != "Z"
 
 
 COUNT_15: Final = ("solutions", "--n", "15", "--count", "--workers", "2")

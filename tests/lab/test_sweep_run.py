@@ -19,6 +19,7 @@ from typing import Any
 
 import pytest
 
+from tests.process_tree import alive, descendants
 from tui.lab.store import RunStore
 from tui.lab.sweep.local_pool import LocalPool
 from tui.lab.sweep.plan import SweepPlan, build_plan, spec_from_flags
@@ -186,32 +187,6 @@ def sweep_command(store: Path) -> list[str]:
         *[f"--{name.replace('_', '-')}={value}" for name, value in SLOW_FIXED.items()],
         "--workers", "2", "--json",
     ]  # fmt: skip
-
-
-def descendants(pid: int) -> set[int]:
-    """Every process below ``pid`` (Linux /proc)."""
-    parents: dict[int, int] = {}
-    for entry in Path("/proc").iterdir():
-        if entry.name.isdigit():
-            try:
-                text = (entry / "stat").read_text()
-            except OSError:
-                continue
-            parents[int(entry.name)] = int(text[text.rfind(")") + 2 :].split()[1])
-    found: set[int] = set()
-    frontier = {pid}
-    while frontier:
-        frontier = {child for child, parent in parents.items() if parent in frontier} - found
-        found |= frontier
-    return found
-
-
-def alive(pid: int) -> bool:
-    try:
-        text = Path(f"/proc/{pid}/stat").read_text()
-    except OSError:
-        return False
-    return text[text.rfind(")") + 2 :].split()[0] != "Z"
 
 
 def kept_results(store: Path) -> int:
