@@ -67,8 +67,8 @@ def lineage_row(snapshot: Snapshot) -> LineageRow | None:
     generation, best, before = snapshot.generation, lineage.best_index, lineage.previous_best
     if lineage.all_in_place:
         return in_place_row(generation, lineage.size, best, before)
-    first, second = lineage.first_parents, lineage.second_parents
-    return pack_origins(generation, first, second, lineage.origin_flags, best, before)
+    first, seconds = lineage.first_parents, lineage.crossed_second_parents
+    return pack_origins(generation, first, seconds, lineage.origin_flags, best, before)
 
 
 class Recorder:

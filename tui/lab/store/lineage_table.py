@@ -96,7 +96,8 @@ def pack_family(
         best: The generation's best individual.
         previous_best: The best of the generation before (``-1`` for generation 0).
     """
-    return pack_origins(generation, parents[:, 0], parents[:, 1], flags, best, previous_best)
+    second = parents[:, 1]
+    return pack_origins(generation, parents[:, 0], second[second >= 0], flags, best, previous_best)
 
 
 @lru_cache(maxsize=4)
@@ -110,12 +111,13 @@ def _indices_less_one(size: int) -> npt.NDArray[np.int64]:
 def pack_origins(
     generation: int,
     first: npt.NDArray[np.int64],
-    second: npt.NDArray[np.int64],
+    seconds: npt.NDArray[np.int64],
     flags: npt.NDArray[np.uint8],
     best: int,
     previous_best: int,
 ) -> LineageRow:
-    """:func:`pack_family` from the two columns of the parents, as a recorder has them.
+    """:func:`pack_family` from the first parents and the crossed individuals' second parents
+    (in the order of their indices), as a recorder has them.
 
     The family's bytes are written into one buffer, each part cast in place (a cast to the
     unsigned type keeps the low bytes: the offsets modulo its range), and compressed from
@@ -124,8 +126,7 @@ def pack_origins(
     size = int(flags.shape[0])
     width = width_for(size)
     unsigned = np.dtype(f"<u{width}")
-    crossed = second[second >= 0]
-    raw = np.empty(size * (width + 1) + crossed.shape[0] * width, dtype=np.uint8)
+    raw = np.empty(size * (width + 1) + seconds.shape[0] * width, dtype=np.uint8)
     np.subtract(
         first,
         _indices_less_one(size),
@@ -133,7 +134,7 @@ def pack_origins(
         casting="unsafe",
     )
     raw[size * width : size * (width + 1)] = flags
-    raw[size * (width + 1) :].view(unsigned)[:] = crossed
+    raw[size * (width + 1) :].view(unsigned)[:] = seconds
     family = zlib.compress(raw.data, COMPRESSION)
     return LineageRow(generation, size, best, previous_best, width, family)
 
