@@ -51,13 +51,14 @@ class Origins(NamedTuple):
         first: ``(P,)`` first parent in ``g - 1`` (the operator's first), ``-1`` for none.
         kinds: ``(P,)`` :data:`NEW`, :data:`SURVIVOR`, :data:`COPY` or :data:`CROSSED`.
         crossed: The crossed children's indices, in increasing order.
-        seconds: Their second parents, in the same order.
+        crossed_parents: ``(2, K)`` their first parents and their second parents, in the
+            same order.
     """
 
     first: IntArray
     kinds: FlagArray
     crossed: IntArray
-    seconds: IntArray
+    crossed_parents: IntArray
 
 
 @lru_cache(maxsize=4)
@@ -66,6 +67,12 @@ def in_place(size: int) -> IntArray:
     indices = np.arange(size, dtype=np.int64)
     indices.flags.writeable = False
     return indices
+
+
+@lru_cache(maxsize=4)
+def in_place_bytes(size: int) -> bytes:
+    """The bytes of :func:`in_place` (cached)."""
+    return in_place(size).tobytes()
 
 
 @lru_cache(maxsize=4)
@@ -84,8 +91,18 @@ def _nobody(size: int) -> IntArray:
     return nobody
 
 
+@lru_cache(maxsize=4)
+def _copies(shape: tuple[int, ...]) -> FlagArray:
+    """An array of :data:`COPY` kinds (read-only, cached: copied, then marked)."""
+    kinds = np.full(shape, COPY, dtype=np.uint8)
+    kinds.flags.writeable = False
+    return kinds
+
+
 _NO_ONE: Final = np.zeros(0, dtype=np.int64)
 _NO_ONE.flags.writeable = False
+_NO_PARENTS: Final = np.zeros((2, 0), dtype=np.int64)
+_NO_PARENTS.flags.writeable = False
 
 
 def _made_count(births: NotedBirths) -> int:
@@ -108,14 +125,14 @@ def origins_of(births: NotedBirths | None, previous_size: int, size: int) -> Ori
     """Everyone's parents and kind in a generation of ``size`` individuals whose parents'
     generation had ``previous_size`` (``births`` ``None``: generation 0, everyone new)."""
     if births is None:
-        return Origins(_nobody(size), np.full(size, NEW, np.uint8), _NO_ONE, _NO_ONE)
+        return Origins(_nobody(size), np.full(size, NEW, np.uint8), _NO_ONE, _NO_PARENTS)
     survivors, newcomers = births.survivors, births.newcomers
     if not children_got_in(births, previous_size):
         first = survivors.view() if newcomers is None else survivors.copy()
         kinds = np.full(size, SURVIVOR, dtype=np.uint8)
         if newcomers is not None:
             first[newcomers], kinds[newcomers] = -1, NEW
-        return Origins(first, kinds, _NO_ONE, _NO_ONE)
+        return Origins(first, kinds, _NO_ONE, _NO_PARENTS)
     heads, made_kinds = _made_children(births)
     kept = remaining(births)
     if kept is not None:
@@ -124,19 +141,20 @@ def origins_of(births: NotedBirths | None, previous_size: int, size: int) -> Ori
     kinds = np.concatenate((_survivors(previous_size), made_kinds)).take(survivors)
     if newcomers is not None:
         first[newcomers], kinds[newcomers] = -1, NEW
-    crossed = np.flatnonzero(kinds == CROSSED)
+    crossed = (kinds == CROSSED).nonzero()[0]
     if not crossed.shape[0]:
-        return Origins(first, kinds, crossed, _NO_ONE)
-    # A crossed child's second parent is the other of its couple.
+        return Origins(first, kinds, crossed, _NO_PARENTS)
+    # Made child m is row m of the couples' rows (see _made_children); its second parent is
+    # the other row of its couple, m ^ 1 (or the couple's second column, one child a couple).
     made = survivors.take(crossed) - previous_size
     if kept is not None:
         made = kept.take(made)
     pairs = births.pairs
     if births.children_per_couple == 1:
-        seconds = pairs[:, 1].take(made)
+        parents = pairs.take(made, axis=0).T
     else:
-        seconds = pairs.reshape(-1).take(made ^ 1)
-    return Origins(first, kinds, crossed, seconds)
+        parents = pairs.reshape(-1).take(np.stack((made, made ^ 1)))
+    return Origins(first, kinds, crossed, parents)
 
 
 def children_got_in(births: NotedBirths, previous_size: int) -> bool:
@@ -151,9 +169,7 @@ def _made_children(births: NotedBirths) -> tuple[IntArray, FlagArray]:
     :data:`COPY`)."""
     pairs, crossing = births.pairs, births.crossing
     made = _made_count(births)
-    kinds = np.full(
-        pairs.shape[0] if births.children_per_couple == 1 else pairs.shape, COPY, np.uint8
-    )
+    kinds = _copies(pairs.shape[:1] if births.children_per_couple == 1 else pairs.shape).copy()
     kinds[crossing] = CROSSED
     if births.children_per_couple == 1:
         return pairs[:made, 0], kinds[:made]
@@ -165,7 +181,7 @@ def second_parents(origins: Origins, size: int) -> IntArray:
     if not origins.crossed.shape[0]:
         return _nobody(size)
     second = np.full(size, -1, dtype=np.int64)
-    second[origins.crossed] = origins.seconds
+    second[origins.crossed] = origins.crossed_parents[1]
     return second
 
 

@@ -14,7 +14,7 @@ import pytest
 from engine import Config, GeneticAlgorithm, Snapshot
 from tui.lab.engine_state import HISTORY_LIMIT
 from tui.lab.lineage import ArrayFamily
-from tui.lab.recorder import Recorder
+from tui.lab.recorder import STORED_LINEAGE, Recorder
 from tui.lab.store import RunStore, StoreError
 from tui.lab.store.lineage_table import InPlaceStretch, pack_family, width_for
 
@@ -59,10 +59,12 @@ CONFIGS = {
 }
 
 
-def recorded(store: RunStore, config: Config) -> tuple[int, list[Snapshot]]:
+def recorded(
+    store: RunStore, config: Config, stored_lineage: int = STORED_LINEAGE
+) -> tuple[int, list[Snapshot]]:
     """Record a whole run; its id and every snapshot it published."""
     algorithm = GeneticAlgorithm(config, history_limit=HISTORY_LIMIT)
-    recorder = Recorder(store, algorithm, keyframe_share=None)
+    recorder = Recorder(store, algorithm, keyframe_share=None, stored_lineage=stored_lineage)
     published = [algorithm.snapshot]
     while algorithm.has_next():
         published.append(algorithm.step())
@@ -90,9 +92,10 @@ def generations(piece: Any) -> int:
     return piece.high - piece.low + 1 if isinstance(piece, InPlaceStretch) else 1
 
 
+@pytest.mark.parametrize("stored", [STORED_LINEAGE, 0], ids=["stored", "compressed"])
 @pytest.mark.parametrize("name", sorted(CONFIGS))
-def test_the_kept_lineage_is_the_live_one(store: RunStore, name: str) -> None:
-    run_id, published = recorded(store, CONFIGS[name])
+def test_the_kept_lineage_is_the_live_one(store: RunStore, name: str, stored: int) -> None:
+    run_id, published = recorded(store, CONFIGS[name], stored)
     size = published[0].population.shape[0]
     kept = kept_rows(store, run_id, published[-1].generation, size)
     covered: list[int] = []
@@ -131,6 +134,32 @@ def test_a_generation_all_in_place_keeps_no_family(store: RunStore) -> None:
     assert empty == in_place
     individuals = 24 * len(published)
     assert size / individuals <= 4, "bytes per individual and generation"
+
+
+def test_a_recording_stores_its_first_families_then_compresses_the_rest(store: RunStore) -> None:
+    # Stored: the family's bytes as they are, inside a zlib stream; compressed: fewer bytes.
+    budget = 1_500  # the wide run keeps a family of 900 to 1,000 bytes a generation
+    run_id, published = recorded(store, CONFIGS["wide"], budget)
+    with sqlite3.connect(store.path) as connection:
+        families = [
+            row[0]
+            for row in connection.execute(
+                "SELECT family FROM lineage WHERE run_id = ? AND family IS NOT NULL "
+                "ORDER BY generation",
+                (run_id,),
+            )
+        ]
+    assert len(families) == len(published) >= 5  # generation 0 keeps one too
+    stored, before = [], 0
+    for family in families:
+        stored.append(before < budget)
+        if stored[-1]:
+            before += len(family)
+    assert stored[:2] == [True, True] and not stored[-1]
+    for family, was_stored in zip(families, stored, strict=True):
+        raw = zlib.decompress(family)
+        assert (raw in family) == was_stored
+        assert was_stored or len(family) < len(raw)
 
 
 def test_widths_fit_the_population() -> None:

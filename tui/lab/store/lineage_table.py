@@ -4,9 +4,11 @@ One row per generation: the population's size, its best individual and the best 
 generation before, and the *family*: each individual's first parent (in the narrowest unsigned
 type that holds the population's size, as ``parent + 1 - index`` modulo the type's range, so a
 survivor in its own place is 0), its flag byte (:mod:`engine.lineage`, without ``MUTATED``),
-then the second parent of each crossed individual, in order; zlib-compressed. A generation in
-which every individual survived in its own place (most of a long run's) keeps no family at
-all: it follows from the best indices.
+then the second parent of each crossed individual, in order; as a zlib stream, compressed
+(level 1) or stored (level 0: the bytes as they are, which a recorder writes for a run's first
+families, see :mod:`tui.lab.recorder`); either reads the same. A generation in which every
+individual survived in its own place (most of a long run's) keeps no family at all: it follows
+from the best indices.
 
 The table is optional: a store written before it existed still opens, and gets the table when
 a run is next recorded into it (``CREATE TABLE IF NOT EXISTS``); reading a store without it
@@ -55,6 +57,10 @@ FROM_BEST: Final = 0b10_0000
 COMPRESSION: Final = 1
 """zlib's level: the fastest; the families of a run's first generations are the large ones,
 and a long run's are nearly all kept without a family."""
+STORED: Final = 0
+"""zlib's level that keeps a family's bytes as they are (stored blocks): still a zlib stream,
+read like any other, made in a tenth of level 1's time (no search, no coding), for about twice
+to three times the bytes of a dense family (one whose children's parents are random draws)."""
 READ_CHUNK: Final = 4096
 """Generations read in one query while walking a run's lineage."""
 
@@ -100,6 +106,10 @@ def pack_family(
     return pack_origins(generation, parents[:, 0], second[second >= 0], flags, best, previous_best)
 
 
+_UNSIGNED: Final = {width: np.dtype(f"<u{width}") for width in (1, 2, 4)}
+"""The unsigned little-endian type of each width."""
+
+
 @lru_cache(maxsize=4)
 def _indices_less_one(size: int) -> npt.NDArray[np.int64]:
     """``index - 1`` for every individual (read-only, cached: a run asks with one size)."""
@@ -115,9 +125,11 @@ def pack_origins(
     flags: npt.NDArray[np.uint8],
     best: int,
     previous_best: int,
+    level: int = COMPRESSION,
 ) -> LineageRow:
     """:func:`pack_family` from the first parents and the crossed individuals' second parents
-    (in the order of their indices), as a recorder has them.
+    (in the order of their indices), as a recorder has them; ``level`` is zlib's
+    (:data:`COMPRESSION`, or :data:`STORED`).
 
     The family's bytes are written into one buffer, each part cast in place (a cast to the
     unsigned type keeps the low bytes: the offsets modulo its range), and compressed from
@@ -125,7 +137,7 @@ def pack_origins(
     """
     size = int(flags.shape[0])
     width = width_for(size)
-    unsigned = np.dtype(f"<u{width}")
+    unsigned = _UNSIGNED[width]
     raw = np.empty(size * (width + 1) + seconds.shape[0] * width, dtype=np.uint8)
     np.subtract(
         first,
@@ -135,7 +147,7 @@ def pack_origins(
     )
     raw[size * width : size * (width + 1)] = flags
     raw[size * (width + 1) :].view(unsigned)[:] = seconds
-    family = zlib.compress(raw.data, COMPRESSION)
+    family = zlib.compress(raw.data, level)
     return LineageRow(generation, size, best, previous_best, width, family)
 
 
