@@ -399,25 +399,36 @@ class Lineage:
         return _read_only(self._origins.crossed_parents[1])
 
     @cached_property
-    def origin_flags(self) -> FlagArray:
-        """``(P,)`` the flag bytes without :data:`MUTATED`: the kind, :data:`MOSTLY_SECOND`,
-        :data:`BEST`, :data:`FROM_BEST`. Only the crossed children's genes are compared, so
-        this costs a few whole-array operations: what a run's record keeps every generation.
-        Read-only."""
-        origins, best = self._origins, self._previous_best
+    def kind_flags(self) -> FlagArray:
+        """``(P,)`` the kind and :data:`MOSTLY_SECOND` of each individual: what a run's record
+        keeps every generation (:data:`BEST` and :data:`FROM_BEST` follow from the best
+        indices). Only the crossed children's genes are compared, so this costs a few
+        whole-array operations. Read-only."""
+        origins = self._origins
+        crossed = origins.crossed
+        if not crossed.shape[0]:
+            return _read_only(origins.kinds)
         flags = origins.kinds.copy()
-        crossed, parents = origins.crossed, origins.crossed_parents
-        if crossed.shape[0]:
-            # Both parents' rows in one gather, compared with the children in one pass.
-            rows = self._previous.take(parents, axis=0)
-            given = (rows == self._population.take(crossed, axis=0)).sum(axis=2)
-            flags[crossed] = np.where(given[1] > given[0], CROSSED | MOSTLY_SECOND, CROSSED)
-            if best >= 0:  # a second parent is only a crossed child's
-                flags[crossed[parents[1] == best]] |= FROM_BEST
+        # Both parents' rows in one gather, compared with the children in one pass.
+        rows = self._previous.take(origins.crossed_parents, axis=0)
+        given = (rows == self._population.take(crossed, axis=0)).sum(axis=2)
+        flags[crossed] = np.where(given[1] > given[0], CROSSED | MOSTLY_SECOND, CROSSED)
+        return _read_only(flags)
+
+    @cached_property
+    def origin_flags(self) -> FlagArray:
+        """``(P,)`` the flag bytes without :data:`MUTATED`: :attr:`kind_flags` with
+        :data:`BEST` and :data:`FROM_BEST`. Read-only."""
+        origins, best = self._origins, self._previous_best
+        flags = self.kind_flags.copy()
         flags[self._best] |= BEST
         if best >= 0:
+            from_best = origins.first == best
+            crossed, seconds = origins.crossed, origins.crossed_parents[1]
+            if crossed.shape[0]:  # a second parent is only a crossed child's
+                from_best[crossed] |= seconds == best
             # In place where marked: one pass, no gather and scatter of the marked bytes.
-            np.bitwise_or(flags, np.uint8(FROM_BEST), out=flags, where=origins.first == best)
+            np.bitwise_or(flags, np.uint8(FROM_BEST), out=flags, where=from_best)
         return _read_only(flags)
 
     @cached_property

@@ -127,7 +127,7 @@ def origins_of(births: NotedBirths | None, previous_size: int, size: int) -> Ori
     if births is None:
         return Origins(_nobody(size), np.full(size, NEW, np.uint8), _NO_ONE, _NO_PARENTS)
     survivors, newcomers = births.survivors, births.newcomers
-    if not children_got_in(births, previous_size):
+    if not births.pairs.shape[0]:  # no child was made
         first = survivors.view() if newcomers is None else survivors.copy()
         kinds = np.full(size, SURVIVOR, dtype=np.uint8)
         if newcomers is not None:
@@ -141,7 +141,7 @@ def origins_of(births: NotedBirths | None, previous_size: int, size: int) -> Ori
     kinds = np.concatenate((_survivors(previous_size), made_kinds)).take(survivors)
     if newcomers is not None:
         first[newcomers], kinds[newcomers] = -1, NEW
-    crossed = (kinds == CROSSED).nonzero()[0]
+    crossed = (kinds == CROSSED).nonzero()[0] if births.crossing.shape[0] else _NO_ONE
     if not crossed.shape[0]:
         return Origins(first, kinds, crossed, _NO_PARENTS)
     # Made child m is row m of the couples' rows (see _made_children); its second parent is
@@ -155,12 +155,6 @@ def origins_of(births: NotedBirths | None, previous_size: int, size: int) -> Ori
     else:
         parents = pairs.reshape(-1).take(np.stack((made, made ^ 1)))
     return Origins(first, kinds, crossed, parents)
-
-
-def children_got_in(births: NotedBirths, previous_size: int) -> bool:
-    """Whether any survivor is a child (one look at the survivors' largest index)."""
-    survivors = births.survivors
-    return bool(survivors.shape[0]) and int(survivors.max()) >= previous_size
 
 
 def _made_children(births: NotedBirths) -> tuple[IntArray, FlagArray]:

@@ -16,7 +16,14 @@ from tui.lab.engine_state import HISTORY_LIMIT
 from tui.lab.lineage import ArrayFamily
 from tui.lab.recorder import STORED_LINEAGE, Recorder
 from tui.lab.store import RunStore, StoreError
-from tui.lab.store.lineage_table import InPlaceStretch, pack_family, width_for
+from tui.lab.store.lineage_table import (
+    BEST,
+    FAMILY_VERSION,
+    FROM_BEST,
+    InPlaceStretch,
+    pack_family,
+    width_for,
+)
 
 CONFIGS = {
     "default": Config(n=10, population=24, seed=5, generations=60, stop_when_solved=False),
@@ -136,6 +143,36 @@ def test_a_generation_all_in_place_keeps_no_family(store: RunStore) -> None:
     assert size / individuals <= 4, "bytes per individual and generation"
 
 
+def test_a_family_of_the_first_format_reads_the_same(store: RunStore) -> None:
+    # The first format: no version byte, and BEST and FROM_BEST in the flags (as written then).
+    run_id, published = recorded(store, CONFIGS["wide"])
+    size = published[0].population.shape[0]
+    width = width_for(size)
+    with sqlite3.connect(store.path) as connection:
+        for snapshot in published[1:]:
+            lineage = snapshot.lineage
+            assert lineage is not None
+            (family,) = connection.execute(
+                "SELECT family FROM lineage WHERE run_id = ? AND generation = ?",
+                (run_id, snapshot.generation),
+            ).fetchone()
+            raw = bytearray(zlib.decompress(family))
+            assert raw[-1] == FAMILY_VERSION
+            flags = lineage.origin_flags
+            assert (flags & (BEST | FROM_BEST)).any()
+            raw[size * width : size * (width + 1)] = flags.tobytes()
+            connection.execute(
+                "UPDATE lineage SET family = ? WHERE run_id = ? AND generation = ?",
+                (zlib.compress(bytes(raw[:-1]), 1), run_id, snapshot.generation),
+            )
+    kept = kept_rows(store, run_id, published[-1].generation, size)
+    for snapshot in published[1:]:
+        assert snapshot.lineage is not None
+        live = ArrayFamily.of(snapshot.lineage)
+        rows = [live.row(i) for i in range(size)]
+        assert kept[snapshot.generation] == (rows, snapshot.best_index)
+
+
 def test_a_recording_stores_its_first_families_then_compresses_the_rest(store: RunStore) -> None:
     # Stored: the family's bytes as they are, inside a zlib stream; compressed: fewer bytes.
     budget = 1_500  # the wide run keeps a family of 900 to 1,000 bytes a generation
@@ -170,9 +207,12 @@ def test_widths_fit_the_population() -> None:
 
 
 @pytest.mark.parametrize("size", [3, 256, 1000, 70_000])
-def test_a_family_holds_offsets_flags_and_second_parents_in_that_order(size: int) -> None:
+def test_a_family_holds_offsets_flags_second_parents_and_its_version_in_that_order(
+    size: int,
+) -> None:
     # The bytes the readers expect, written out plainly: each first parent as
-    # ``parent + 1 - index`` modulo the width's range, the flags, the crossed second parents.
+    # ``parent + 1 - index`` modulo the width's range, the flags, the crossed second parents,
+    # the format's version.
     rng = np.random.default_rng(size)
     first = rng.integers(-1, size, size)
     crossed = rng.random(size) < 0.3
@@ -186,7 +226,8 @@ def test_a_family_holds_offsets_flags_and_second_parents_in_that_order(size: int
     )
     seconds = b"".join(parent.to_bytes(width, "little") for parent in second[crossed].tolist())
     assert row.family is not None and row.width == width
-    assert zlib.decompress(row.family) == offsets + flags.tobytes() + seconds
+    version = bytes([FAMILY_VERSION])
+    assert zlib.decompress(row.family) == offsets + flags.tobytes() + seconds + version
 
 
 def test_a_store_without_the_table_opens_and_gets_it(tmp_path: Path) -> None:

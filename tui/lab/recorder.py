@@ -71,8 +71,9 @@ def stats_row(snapshot: Snapshot) -> tuple[Any, ...]:
 
 def lineage_row(snapshot: Snapshot, level: int = COMPRESSION) -> LineageRow | None:
     """A snapshot's lineage as the store keeps it (``None`` when it has none): its parents and
-    flags but ``MUTATED``, which costs a comparison of every child with its unmutated self and
-    is recomputed from a keyframe when asked for; its family at zlib's ``level``."""
+    its kinds and ``MOSTLY_SECOND`` flags (``BEST`` and ``FROM_BEST`` follow from the best
+    indices; ``MUTATED`` costs a comparison of every child with its unmutated self and is
+    recomputed from a keyframe when asked for); its family at zlib's ``level``."""
     lineage = snapshot.lineage
     if lineage is None:
         return None
@@ -80,7 +81,7 @@ def lineage_row(snapshot: Snapshot, level: int = COMPRESSION) -> LineageRow | No
     if lineage.all_in_place:
         return in_place_row(generation, lineage.size, best, before)
     first, seconds = lineage.first_parents, lineage.crossed_second_parents
-    return pack_origins(generation, first, seconds, lineage.origin_flags, best, before, level)
+    return pack_origins(generation, first, seconds, lineage.kind_flags, best, before, level)
 
 
 class Recorder:
