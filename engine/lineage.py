@@ -90,23 +90,25 @@ class Births:
         first: The births of generation 0, which has no parents.
     """
 
+    # What nothing was noted about yet (shared, never changed: a note replaces it).
+    pairs: IntArray = _NO_PAIRS
+    crossing: IntArray = _NO_INDICES
+    children_per_couple: int = 2
+    wanted: int = 0
+    generator: tuple[type[np.random.BitGenerator], Mapping[str, Any]] | None = None
+    crossed: tuple[Genomes, ...] = ()
+    unique: BoolArray | None = None
+    evaluated_fitness: FloatArray | None = None
+    passed: BoolArray | None = None
+    survivors: IntArray = _NO_INDICES
+    newcomers: IntArray | None = None
+
     def __init__(
         self, operators: Operators, previous_best: int = -1, *, first: bool = False
     ) -> None:
         self.operators = operators
         self.previous_best = previous_best
         self.first = first
-        self.pairs: IntArray = _NO_PAIRS
-        self.crossing: IntArray = _NO_INDICES
-        self.children_per_couple = 2
-        self.wanted = 0
-        self.generator: tuple[type[np.random.BitGenerator], Mapping[str, Any]] | None = None
-        self.crossed: tuple[Genomes, ...] = ()
-        self.unique: BoolArray | None = None
-        self.evaluated_fitness: FloatArray | None = None
-        self.passed: BoolArray | None = None
-        self.survivors: IntArray = _NO_INDICES
-        self.newcomers: IntArray | None = None
 
     def note_couples(
         self, pairs: IntArray, crossing: IntArray, children_per_couple: int, wanted: int
@@ -236,7 +238,7 @@ UNNOTED: Final = Unnoted(Operators("", "", local_search=False))
 
 
 def _read_only(array: npt.NDArray[Any]) -> npt.NDArray[Any]:
-    array.flags.writeable = False
+    array.setflags(write=False)
     return array
 
 
@@ -289,6 +291,8 @@ class Lineage:
             previous_conflicts if previous_conflicts is not None else np.zeros(0, dtype=np.int64)
         )
         self._previous_best = previous_best
+        self._kept_origins: Origins | None = None
+        self._kept_kind_flags: FlagArray | None = None
 
     @property
     def size(self) -> int:
@@ -336,15 +340,22 @@ class Lineage:
         if births is None or births.newcomers is not None:
             return False
         survivors, size = births.survivors, self._previous.shape[0]
-        if survivors.shape[0] != size:
-            return False
+        if survivors.shape[0] != size or (size and int(survivors[-1]) != size - 1):
+            return False  # (the last survivor's place tells most generations with children)
         if survivors.dtype == np.int64:  # as bytes: a copy and a memcmp, a tenth of the time
             return survivors.tobytes() == in_place_bytes(size)
         return bool((survivors == in_place(size)).all())
 
-    @cached_property
+    @property
     def _origins(self) -> Origins:
-        return origins_of(self._births, self._previous.shape[0], self.size)
+        # Kept by hand, not a cached_property: asked for every generation by the recorder,
+        # whose first look at a cached_property takes a lock.
+        origins = self._kept_origins
+        if origins is None:
+            origins = self._kept_origins = origins_of(
+                self._births, self._previous.shape[0], self.size
+            )
+        return origins
 
     @cached_property
     def _second(self) -> IntArray:
@@ -398,22 +409,26 @@ class Lineage:
         non-negative entries of :attr:`second_parents`, without building those). Read-only."""
         return _read_only(self._origins.crossed_parents[1])
 
-    @cached_property
+    @property
     def kind_flags(self) -> FlagArray:
         """``(P,)`` the kind and :data:`MOSTLY_SECOND` of each individual: what a run's record
         keeps every generation (:data:`BEST` and :data:`FROM_BEST` follow from the best
         indices). Only the crossed children's genes are compared, so this costs a few
-        whole-array operations. Read-only."""
+        whole-array operations (kept by hand, as :attr:`_origins`). Read-only."""
+        if self._kept_kind_flags is not None:
+            return self._kept_kind_flags
         origins = self._origins
         crossed = origins.crossed
         if not crossed.shape[0]:
-            return _read_only(origins.kinds)
-        flags = origins.kinds.copy()
-        # Both parents' rows in one gather, compared with the children in one pass.
-        rows = self._previous.take(origins.crossed_parents, axis=0)
-        given = (rows == self._population.take(crossed, axis=0)).sum(axis=2)
-        flags[crossed] = np.where(given[1] > given[0], CROSSED | MOSTLY_SECOND, CROSSED)
-        return _read_only(flags)
+            flags = origins.kinds
+        else:
+            flags = origins.kinds.copy()
+            # Both parents' rows in one gather, compared with the children in one pass.
+            rows = self._previous.take(origins.crossed_parents, axis=0)
+            given = (rows == self._population.take(crossed, axis=0)).sum(axis=2)
+            flags[crossed] = np.where(given[1] > given[0], CROSSED | MOSTLY_SECOND, CROSSED)
+        self._kept_kind_flags = flags = _read_only(flags)
+        return flags
 
     @cached_property
     def origin_flags(self) -> FlagArray:

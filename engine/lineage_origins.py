@@ -153,7 +153,7 @@ def origins_of(births: NotedBirths | None, previous_size: int, size: int) -> Ori
     if births.children_per_couple == 1:
         parents = pairs.take(made, axis=0).T
     else:
-        parents = pairs.reshape(-1).take(np.stack((made, made ^ 1)))
+        parents = pairs.reshape(-1).take(np.concatenate((made, made ^ 1)).reshape(2, -1))
     return Origins(first, kinds, crossed, parents)
 
 
