@@ -99,6 +99,9 @@ def _copies(shape: tuple[int, ...]) -> FlagArray:
     return kinds
 
 
+_THIS_AND_OTHER: Final = np.array([[0], [1]], dtype=np.int64)
+"""XOR-ed with made children's rows: their own rows, and their couples' other rows."""
+_THIS_AND_OTHER.flags.writeable = False
 _NO_ONE: Final = np.zeros(0, dtype=np.int64)
 _NO_ONE.flags.writeable = False
 _NO_PARENTS: Final = np.zeros((2, 0), dtype=np.int64)
@@ -153,7 +156,7 @@ def origins_of(births: NotedBirths | None, previous_size: int, size: int) -> Ori
     if births.children_per_couple == 1:
         parents = pairs.take(made, axis=0).T
     else:
-        parents = pairs.reshape(-1).take(np.concatenate((made, made ^ 1)).reshape(2, -1))
+        parents = pairs.reshape(-1).take(made ^ _THIS_AND_OTHER)  # (2, K): made, made ^ 1
     return Origins(first, kinds, crossed, parents)
 
 
