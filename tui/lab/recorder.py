@@ -49,7 +49,7 @@ STORED_LINEAGE: Final = 2**20
 """Bytes of families a recording keeps stored, uncompressed (zlib level 0), before it
 compresses the next ones. A run's first generations, where children still get in, are the
 ones people watch most, and their families are dense (a child's parent is a random draw):
-compressing one took about 2% of such a generation at P = 1000, storing it takes a tenth of
+compressing one took 2 to 4% of such a generation at P = 1000, storing it a fifth to a tenth of
 that, for about 3 bytes an individual instead of 1 to 2. This caps the bytes it costs a
 recording (a resumed run's recording has its own)."""
 

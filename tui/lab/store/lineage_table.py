@@ -67,8 +67,9 @@ the first format has none, and holds them). An older reader refuses such a famil
 the wrong size, rather than read it without those flags."""
 STORED: Final = 0
 """zlib's level that keeps a family's bytes as they are (stored blocks): still a zlib stream,
-read like any other, made in a tenth of level 1's time (no search, no coding), for about twice
-to three times the bytes of a dense family (one whose children's parents are random draws)."""
+read like any other, made in a fifth to a tenth of level 1's time (no search, no coding), for
+about twice to three times the bytes of a dense family (one whose children's parents are
+random draws)."""
 READ_CHUNK: Final = 4096
 """Generations read in one query while walking a run's lineage."""
 
