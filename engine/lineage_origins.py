@@ -32,7 +32,7 @@ CROSSED: Final = 3
 
 
 class NotedBirths(Protocol):
-    """What :func:`origins` reads of a generation's :class:`~engine.lineage.Births`."""
+    """What :func:`origins_of` reads of a generation's :class:`~engine.lineage.Births`."""
 
     pairs: IntArray
     crossing: IntArray

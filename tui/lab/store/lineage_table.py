@@ -5,14 +5,13 @@ generation before, and the *family*: each individual's first parent (in the narr
 type that holds the population's size, as ``parent + 1 - index`` modulo the type's range, so a
 survivor in its own place is 0), its flag byte (:mod:`engine.lineage`: the kind and
 ``MOSTLY_SECOND``), then the second parent of each crossed individual, in order, and the byte
-:data:`FAMILY_VERSION`; as a zlib stream, compressed
-(level 1) or stored (level 0: the bytes as they are, which a recorder writes for a run's first
-families, see :mod:`tui.lab.recorder`); either reads the same. A generation in which every
-individual survived in its own place (most of a long run's) keeps no family at all: it follows
-from the best indices, and so do the flags a family leaves out: ``BEST`` and ``FROM_BEST`` (a
-parent is the best of the generation before), as ``MUTATED`` is recomputed from a keyframe.
-A family of the first format (no version byte) holds ``BEST`` and ``FROM_BEST`` in its flags:
-it reads the same.
+:data:`FAMILY_VERSION`; as a zlib stream, compressed (level 1) or stored (level 0: the bytes
+as they are, which a recorder writes for a run's first families, see :mod:`tui.lab.recorder`);
+either reads the same. A generation in which every individual survived in its own place (most
+of a long run's) keeps no family at all: it follows from the best indices, and so do the flags
+a family leaves out, ``BEST`` and ``FROM_BEST`` (a parent is the best of the generation
+before), as ``MUTATED`` is recomputed from a keyframe. A family of the first format (no
+version byte) holds ``BEST`` and ``FROM_BEST`` in its flags: it reads the same.
 
 The table is optional: a store written before it existed still opens, and gets the table when
 a run is next recorded into it (``CREATE TABLE IF NOT EXISTS``); reading a store without it
