@@ -26,20 +26,24 @@ import numpy.typing as npt
 
 from engine.crossover import CROSSOVER_PARTS, CROSSOVERS, CrossoverDraws
 from engine.encodings import Genomes
+from engine.lineage_origins import COPY as COPY
+from engine.lineage_origins import CROSSED as CROSSED
+from engine.lineage_origins import NEW as NEW
+from engine.lineage_origins import SURVIVOR as SURVIVOR
+from engine.lineage_origins import (
+    Origins,
+    child_rows,
+    in_place,
+    in_place_bytes,
+    origins_of,
+    second_parents,
+)
 
 IntArray = npt.NDArray[np.int64]
 BoolArray = npt.NDArray[np.bool_]
 FlagArray = npt.NDArray[np.uint8]
 FloatArray = npt.NDArray[np.float64]
 
-NEW: Final = 0
-"""Kind: no parent (the initial population, or a newcomer of the harvest)."""
-SURVIVOR: Final = 1
-"""Kind: carried over unchanged from the generation before."""
-COPY: Final = 2
-"""Kind: a child of a couple that did not cross, a copy of one parent (perhaps mutated)."""
-CROSSED: Final = 3
-"""Kind: a child of two parents, crossed (perhaps mutated)."""
 KIND: Final = 0b11
 """The bits of a flag byte that hold the kind."""
 MUTATED: Final = 0b100
@@ -69,6 +73,12 @@ class Operators(NamedTuple):
     local_search: bool
 
 
+_NO_PAIRS: Final = np.zeros((0, 2), dtype=np.int64)
+_NO_PAIRS.flags.writeable = False
+_NO_INDICES: Final = np.zeros(0, dtype=np.int64)
+_NO_INDICES.flags.writeable = False
+
+
 class Births:
     """What one generation decided about its children, noted by the algorithm as it goes.
 
@@ -80,23 +90,25 @@ class Births:
         first: The births of generation 0, which has no parents.
     """
 
+    # What nothing was noted about yet (shared, never changed: a note replaces it).
+    pairs: IntArray = _NO_PAIRS
+    crossing: IntArray = _NO_INDICES
+    children_per_couple: int = 2
+    wanted: int = 0
+    generator: tuple[type[np.random.BitGenerator], Mapping[str, Any]] | None = None
+    crossed: tuple[Genomes, ...] = ()
+    unique: BoolArray | None = None
+    evaluated_fitness: FloatArray | None = None
+    passed: BoolArray | None = None
+    survivors: IntArray = _NO_INDICES
+    newcomers: IntArray | None = None
+
     def __init__(
         self, operators: Operators, previous_best: int = -1, *, first: bool = False
     ) -> None:
         self.operators = operators
         self.previous_best = previous_best
         self.first = first
-        self.pairs: IntArray = np.zeros((0, 2), dtype=np.int64)
-        self.crossing: IntArray = np.zeros(0, dtype=np.int64)
-        self.children_per_couple = 2
-        self.wanted = 0
-        self.generator: tuple[type[np.random.BitGenerator], Mapping[str, Any]] | None = None
-        self.crossed: tuple[Genomes, ...] = ()
-        self.unique: BoolArray | None = None
-        self.evaluated_fitness: FloatArray | None = None
-        self.passed: BoolArray | None = None
-        self.survivors: IntArray = np.zeros(0, dtype=np.int64)
-        self.newcomers: IntArray | None = None
 
     def note_couples(
         self, pairs: IntArray, crossing: IntArray, children_per_couple: int, wanted: int
@@ -226,22 +238,13 @@ UNNOTED: Final = Unnoted(Operators("", "", local_search=False))
 
 
 def _read_only(array: npt.NDArray[Any]) -> npt.NDArray[Any]:
-    array.flags.writeable = False
+    array.setflags(write=False)
     return array
 
 
 def rows_differ(first: Genomes, second: Genomes) -> BoolArray:
     """Per row, whether two ``(K, N)`` arrays differ anywhere."""
     return np.asarray(np.not_equal(first, second).any(axis=1), dtype=bool)
-
-
-class _Origins(NamedTuple):
-    """Each individual's place among the children, its parents and kind (all ``(P,)``)."""
-
-    child: IntArray  # index among the generation's children, -1 for the others
-    first: IntArray  # first parent in g - 1 (the operator's first), -1 for none
-    second: IntArray  # second parent (crossed children only), -1 for none
-    kinds: FlagArray
 
 
 class Lineage:
@@ -288,6 +291,8 @@ class Lineage:
             previous_conflicts if previous_conflicts is not None else np.zeros(0, dtype=np.int64)
         )
         self._previous_best = previous_best
+        self._kept_origins: Origins | None = None
+        self._kept_kind_flags: FlagArray | None = None
 
     @property
     def size(self) -> int:
@@ -334,54 +339,32 @@ class Lineage:
         births = self._births
         if births is None or births.newcomers is not None:
             return False
-        survivors = births.survivors
-        return survivors.shape[0] == self._previous.shape[0] and bool(
-            (survivors == np.arange(survivors.shape[0])).all()
-        )
+        survivors, size = births.survivors, self._previous.shape[0]
+        if survivors.shape[0] != size or (size and int(survivors[-1]) != size - 1):
+            return False  # (the last survivor's place tells most generations with children)
+        if survivors.dtype == np.int64:  # as bytes: a copy and a memcmp, a tenth of the time
+            return survivors.tobytes() == in_place_bytes(size)
+        return bool((survivors == in_place(size)).all())
+
+    @property
+    def _origins(self) -> Origins:
+        # Kept by hand, not a cached_property: asked for every generation by the recorder,
+        # whose first look at a cached_property takes a lock.
+        origins = self._kept_origins
+        if origins is None:
+            origins = self._kept_origins = origins_of(
+                self._births, self._previous.shape[0], self.size
+            )
+        return origins
 
     @cached_property
-    def _origins(self) -> _Origins:
-        # A few whole-array operations: the recorder asks every generation (see flags).
-        size = self.size
-        births = self._births
-        if births is None:
-            none = np.full(size, -1, dtype=np.int64)
-            return _Origins(none, none, none, np.full(size, NEW, dtype=np.uint8))
-        pairs, per_couple = births.pairs, births.children_per_couple
-        # Child c is row c of ``heads``: couple c // 2's child c % 2 (couple c's only child).
-        heads = pairs[:, 0] if per_couple == 1 else pairs.reshape(-1)
-        survivors = births.survivors
-        # Among the children that remained after the filters (negative for a parent).
-        at = survivors - self._previous.shape[0]
-        is_child = at >= 0
-        if births.newcomers is not None:
-            is_child[births.newcomers] = False  # ``is_child`` is a new array
-        if not is_child.any():
-            none = np.full(size, -1, dtype=np.int64)
-            first, kinds = survivors.copy(), np.full(size, SURVIVOR, dtype=np.uint8)
-            if births.newcomers is not None:
-                first[births.newcomers], kinds[births.newcomers] = -1, NEW
-            return _Origins(none, first, none, kinds)
-        if births.unique is not None or births.passed is not None:
-            made = min(births.wanted, heads.shape[0])
-            kept = np.arange(made) if births.unique is None else np.flatnonzero(births.unique)
-            if births.passed is not None:
-                kept = kept[births.passed]
-            at = kept.take(at, mode="clip")
-        at = np.where(is_child, at, 0)
-        crossed = np.zeros(pairs.shape[0], dtype=bool)
-        crossed[births.crossing] = True
-        if per_couple == 1:
-            couple, other = at, pairs[:, 1].take(at)
-        else:
-            couple, other = at >> 1, heads.take(at ^ 1)  # the couple's other parent
-        is_crossed = is_child & crossed.take(couple)
-        first = np.where(is_child, heads.take(at), survivors)
-        second = np.where(is_crossed, other, -1)
-        kinds = is_child.view(np.uint8) + is_crossed.view(np.uint8) + np.uint8(SURVIVOR)
-        if births.newcomers is not None:
-            first[births.newcomers], kinds[births.newcomers] = -1, NEW
-        return _Origins(np.where(is_child, at, -1), first, second, kinds)
+    def _second(self) -> IntArray:
+        return second_parents(self._origins, self.size)
+
+    @cached_property
+    def _child(self) -> IntArray:
+        """Each individual's index among the generation's children, ``-1`` for the others."""
+        return child_rows(self._births, self._previous.shape[0], self.size)
 
     @cached_property
     def _crossed_rows(self) -> tuple[IntArray, IntArray]:
@@ -389,10 +372,10 @@ class Lineage:
         its row among the crossover's children (first children, then second); ``-1`` for
         those not crossed."""
         origins, births = self._origins, self._births
-        crossed = origins.second >= 0
-        if births is None or not crossed.any():
-            return origins.second, origins.second
-        at = origins.child.clip(0)
+        if births is None or not origins.crossed.shape[0]:
+            return self._second, self._second
+        crossed = self._second >= 0
+        at = self._child.clip(0)
         couple = at if births.children_per_couple == 1 else at >> 1
         # The crossing couples are in increasing order (the draws' order).
         draw_row = np.where(crossed, np.searchsorted(births.crossing, couple), -1)
@@ -406,9 +389,8 @@ class Lineage:
         """``(P, 2)`` each individual's parents' indices in generation ``g - 1``, ``-1`` for
         none: a crossed child's two parents (the crossover's first parent first), a copy's or
         a survivor's one, and none for the new ones. Read-only."""
-        origins = self._origins
         parents = np.empty((self.size, 2), dtype=np.int64)
-        parents[:, 0], parents[:, 1] = origins.first, origins.second
+        parents[:, 0], parents[:, 1] = self._origins.first, self._second
         return _read_only(parents)
 
     @property
@@ -419,28 +401,47 @@ class Lineage:
     @property
     def second_parents(self) -> IntArray:
         """``(P,)`` column 1 of :attr:`parents` (read-only), without building the pair."""
-        return _read_only(self._origins.second)
+        return _read_only(self._second)
+
+    @property
+    def crossed_second_parents(self) -> IntArray:
+        """The second parents of the crossed children, in the order of their indices (the
+        non-negative entries of :attr:`second_parents`, without building those). Read-only."""
+        return _read_only(self._origins.crossed_parents[1])
+
+    @property
+    def kind_flags(self) -> FlagArray:
+        """``(P,)`` the kind and :data:`MOSTLY_SECOND` of each individual: what a run's record
+        keeps every generation (:data:`BEST` and :data:`FROM_BEST` follow from the best
+        indices). Only the crossed children's genes are compared, so this costs a few
+        whole-array operations (kept by hand, as :attr:`_origins`). Read-only."""
+        if self._kept_kind_flags is not None:
+            return self._kept_kind_flags
+        origins = self._origins
+        crossed = origins.crossed
+        if not crossed.shape[0]:
+            flags = origins.kinds
+        else:
+            flags = origins.kinds.copy()
+            # Both parents' rows in one gather, compared with the children in one pass.
+            rows = self._previous.take(origins.crossed_parents, axis=0)
+            given = (rows == self._population.take(crossed, axis=0)).sum(axis=2)
+            flags[crossed] = np.where(given[1] > given[0], CROSSED | MOSTLY_SECOND, CROSSED)
+        self._kept_kind_flags = flags = _read_only(flags)
+        return flags
 
     @cached_property
     def origin_flags(self) -> FlagArray:
-        """``(P,)`` the flag bytes without :data:`MUTATED`: the kind, :data:`MOSTLY_SECOND`,
-        :data:`BEST`, :data:`FROM_BEST`. Only the crossed children's genes are compared, so
-        this costs a few whole-array operations: what a run's record keeps every generation.
-        Read-only."""
-        origins = self._origins
-        flags = origins.kinds.copy()
-        crossed = np.flatnonzero(origins.second >= 0)
-        if crossed.shape[0]:
-            child = self._population.take(crossed, axis=0)
-            previous = self._previous
-            given_first = (child == previous.take(origins.first.take(crossed), axis=0)).sum(1)
-            given_second = (child == previous.take(origins.second.take(crossed), axis=0)).sum(1)
-            flags[crossed[given_second > given_first]] |= MOSTLY_SECOND
+        """``(P,)`` the flag bytes without :data:`MUTATED`: :attr:`kind_flags` with
+        :data:`BEST` and :data:`FROM_BEST`. Read-only."""
+        origins, best = self._origins, self._previous_best
+        flags = self.kind_flags.copy()
         flags[self._best] |= BEST
-        if self._previous_best >= 0:
-            best = self._previous_best
+        if best >= 0:
             from_best = origins.first == best
-            from_best |= origins.second == best
+            crossed, seconds = origins.crossed, origins.crossed_parents[1]
+            if crossed.shape[0]:  # a second parent is only a crossed child's
+                from_best[crossed] |= seconds == best
             # In place where marked: one pass, no gather and scatter of the marked bytes.
             np.bitwise_or(flags, np.uint8(FROM_BEST), out=flags, where=from_best)
         return _read_only(flags)
@@ -454,7 +455,7 @@ class Lineage:
         gene by gene: several times the cost of :attr:`origin_flags`. Read-only.
         """
         flags = self.origin_flags.copy()
-        children = np.flatnonzero(self._origins.child >= 0)
+        children = np.flatnonzero(self._child >= 0)
         if children.shape[0]:
             before = self._unmutated_rows(children)
             changed = rows_differ(before, self._population.take(children, axis=0))

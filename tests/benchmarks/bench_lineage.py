@@ -102,7 +102,7 @@ def print_bytes(path: Path, population: int) -> None:
     print(
         f"   bytes per individual per generation ({rows:,} generations): "
         f"{pages / individuals:.3f} on disk (the table's pages), "
-        f"{families / individuals:.4f} of compressed families ({families:,} bytes)"
+        f"{families / individuals:.4f} of families, stored or compressed ({families:,} bytes)"
     )
 
 

@@ -192,6 +192,7 @@ def check_generation(previous: Snapshot, current: Snapshot, stages: MutationStag
     assert np.array_equal(lineage.moved, lineage.unmutated != population)
     assert np.array_equal(flags & MUTATED != 0, lineage.moved.any(axis=1))
     assert np.array_equal(lineage.origin_flags, flags & ~np.uint8(MUTATED))
+    assert np.array_equal(lineage.kind_flags, flags & np.uint8(KIND | MOSTLY_SECOND))
     children = np.flatnonzero((kinds == COPY) | (kinds == CROSSED))
     if stages.entered is None:
         assert not lineage.moved.any()

@@ -14,9 +14,16 @@ import pytest
 from engine import Config, GeneticAlgorithm, Snapshot
 from tui.lab.engine_state import HISTORY_LIMIT
 from tui.lab.lineage import ArrayFamily
-from tui.lab.recorder import Recorder
+from tui.lab.recorder import STORED_LINEAGE, Recorder
 from tui.lab.store import RunStore, StoreError
-from tui.lab.store.lineage_table import InPlaceStretch, pack_family, width_for
+from tui.lab.store.lineage_table import (
+    BEST,
+    FAMILY_VERSION,
+    FROM_BEST,
+    InPlaceStretch,
+    pack_family,
+    width_for,
+)
 
 CONFIGS = {
     "default": Config(n=10, population=24, seed=5, generations=60, stop_when_solved=False),
@@ -59,10 +66,12 @@ CONFIGS = {
 }
 
 
-def recorded(store: RunStore, config: Config) -> tuple[int, list[Snapshot]]:
+def recorded(
+    store: RunStore, config: Config, stored_lineage: int = STORED_LINEAGE
+) -> tuple[int, list[Snapshot]]:
     """Record a whole run; its id and every snapshot it published."""
     algorithm = GeneticAlgorithm(config, history_limit=HISTORY_LIMIT)
-    recorder = Recorder(store, algorithm, keyframe_share=None)
+    recorder = Recorder(store, algorithm, keyframe_share=None, stored_lineage=stored_lineage)
     published = [algorithm.snapshot]
     while algorithm.has_next():
         published.append(algorithm.step())
@@ -90,9 +99,10 @@ def generations(piece: Any) -> int:
     return piece.high - piece.low + 1 if isinstance(piece, InPlaceStretch) else 1
 
 
+@pytest.mark.parametrize("stored", [STORED_LINEAGE, 0], ids=["stored", "compressed"])
 @pytest.mark.parametrize("name", sorted(CONFIGS))
-def test_the_kept_lineage_is_the_live_one(store: RunStore, name: str) -> None:
-    run_id, published = recorded(store, CONFIGS[name])
+def test_the_kept_lineage_is_the_live_one(store: RunStore, name: str, stored: int) -> None:
+    run_id, published = recorded(store, CONFIGS[name], stored)
     size = published[0].population.shape[0]
     kept = kept_rows(store, run_id, published[-1].generation, size)
     covered: list[int] = []
@@ -133,6 +143,62 @@ def test_a_generation_all_in_place_keeps_no_family(store: RunStore) -> None:
     assert size / individuals <= 4, "bytes per individual and generation"
 
 
+def test_a_family_of_the_first_format_reads_the_same(store: RunStore) -> None:
+    # The first format: no version byte, and BEST and FROM_BEST in the flags (as written then).
+    run_id, published = recorded(store, CONFIGS["wide"])
+    size = published[0].population.shape[0]
+    width = width_for(size)
+    with sqlite3.connect(store.path) as connection:
+        for snapshot in published[1:]:
+            lineage = snapshot.lineage
+            assert lineage is not None
+            (family,) = connection.execute(
+                "SELECT family FROM lineage WHERE run_id = ? AND generation = ?",
+                (run_id, snapshot.generation),
+            ).fetchone()
+            raw = bytearray(zlib.decompress(family))
+            assert raw[-1] == FAMILY_VERSION
+            flags = lineage.origin_flags
+            assert (flags & (BEST | FROM_BEST)).any()
+            raw[size * width : size * (width + 1)] = flags.tobytes()
+            connection.execute(
+                "UPDATE lineage SET family = ? WHERE run_id = ? AND generation = ?",
+                (zlib.compress(bytes(raw[:-1]), 1), run_id, snapshot.generation),
+            )
+    kept = kept_rows(store, run_id, published[-1].generation, size)
+    for snapshot in published[1:]:
+        assert snapshot.lineage is not None
+        live = ArrayFamily.of(snapshot.lineage)
+        rows = [live.row(i) for i in range(size)]
+        assert kept[snapshot.generation] == (rows, snapshot.best_index)
+
+
+def test_a_recording_stores_its_first_families_then_compresses_the_rest(store: RunStore) -> None:
+    # Stored: the family's bytes as they are, inside a zlib stream; compressed: fewer bytes.
+    budget = 1_500  # the wide run keeps a family of 900 to 1,000 bytes a generation
+    run_id, published = recorded(store, CONFIGS["wide"], budget)
+    with sqlite3.connect(store.path) as connection:
+        families = [
+            row[0]
+            for row in connection.execute(
+                "SELECT family FROM lineage WHERE run_id = ? AND family IS NOT NULL "
+                "ORDER BY generation",
+                (run_id,),
+            )
+        ]
+    assert len(families) == len(published) >= 5  # generation 0 keeps one too
+    stored, before = [], 0
+    for family in families:
+        stored.append(before < budget)
+        if stored[-1]:
+            before += len(family)
+    assert stored[:2] == [True, True] and not stored[-1]
+    for family, was_stored in zip(families, stored, strict=True):
+        raw = zlib.decompress(family)
+        assert (raw in family) == was_stored
+        assert was_stored or len(family) < len(raw)
+
+
 def test_widths_fit_the_population() -> None:
     assert [width_for(p) for p in (2, 255, 256, 65535, 65536)] == [1, 1, 2, 2, 4]
     parents = np.array([[-1, -1], [254, -1], [0, 254]])
@@ -141,9 +207,12 @@ def test_widths_fit_the_population() -> None:
 
 
 @pytest.mark.parametrize("size", [3, 256, 1000, 70_000])
-def test_a_family_holds_offsets_flags_and_second_parents_in_that_order(size: int) -> None:
+def test_a_family_holds_offsets_flags_second_parents_and_its_version_in_that_order(
+    size: int,
+) -> None:
     # The bytes the readers expect, written out plainly: each first parent as
-    # ``parent + 1 - index`` modulo the width's range, the flags, the crossed second parents.
+    # ``parent + 1 - index`` modulo the width's range, the flags, the crossed second parents,
+    # the format's version.
     rng = np.random.default_rng(size)
     first = rng.integers(-1, size, size)
     crossed = rng.random(size) < 0.3
@@ -157,7 +226,8 @@ def test_a_family_holds_offsets_flags_and_second_parents_in_that_order(size: int
     )
     seconds = b"".join(parent.to_bytes(width, "little") for parent in second[crossed].tolist())
     assert row.family is not None and row.width == width
-    assert zlib.decompress(row.family) == offsets + flags.tobytes() + seconds
+    version = bytes([FAMILY_VERSION])
+    assert zlib.decompress(row.family) == offsets + flags.tobytes() + seconds + version
 
 
 def test_a_store_without_the_table_opens_and_gets_it(tmp_path: Path) -> None:

@@ -24,7 +24,13 @@ from typing import Any, Final
 from engine import GeneticAlgorithm, Snapshot
 from tui.lab.engine_state import capture
 from tui.lab.store import STAT_FIELDS, Batch, Keyframe, RunStore, keyframe_size
-from tui.lab.store.lineage_table import LineageRow, in_place_row, pack_origins
+from tui.lab.store.lineage_table import (
+    COMPRESSION,
+    STORED,
+    LineageRow,
+    in_place_row,
+    pack_origins,
+)
 from tui.lab.writer_process import Writer
 
 COMMIT_INTERVAL: Final = 1.0
@@ -39,6 +45,13 @@ share of the generations since the last, the spacing doubles (a fast run keyfram
 often in generations, about as often in seconds)."""
 MAX_TIMED_SPACING: Final = 64
 """The spacing the cost rule may reach (the budget rule alone may go further)."""
+STORED_LINEAGE: Final = 2**20
+"""Bytes of families a recording keeps stored, uncompressed (zlib level 0), before it
+compresses the next ones. A run's first generations, where children still get in, are the
+ones people watch most, and their families are dense (a child's parent is a random draw):
+compressing one took 2 to 4% of such a generation at P = 1000, storing it a fifth to a tenth of
+that, for about 3 bytes an individual instead of 1 to 2. This caps the bytes it costs a
+recording (a resumed run's recording has its own)."""
 
 
 @cache
@@ -57,18 +70,19 @@ def stats_row(snapshot: Snapshot) -> tuple[Any, ...]:
     return tuple(getattr(snapshot.stats, name) for name in STAT_FIELDS)
 
 
-def lineage_row(snapshot: Snapshot) -> LineageRow | None:
+def lineage_row(snapshot: Snapshot, level: int = COMPRESSION) -> LineageRow | None:
     """A snapshot's lineage as the store keeps it (``None`` when it has none): its parents and
-    flags but ``MUTATED``, which costs a comparison of every child with its unmutated self and
-    is recomputed from a keyframe when asked for."""
+    its kinds and ``MOSTLY_SECOND`` flags (``BEST`` and ``FROM_BEST`` follow from the best
+    indices; ``MUTATED`` costs a comparison of every child with its unmutated self and is
+    recomputed from a keyframe when asked for); its family at zlib's ``level``."""
     lineage = snapshot.lineage
     if lineage is None:
         return None
     generation, best, before = snapshot.generation, lineage.best_index, lineage.previous_best
     if lineage.all_in_place:
         return in_place_row(generation, lineage.size, best, before)
-    first, second = lineage.first_parents, lineage.second_parents
-    return pack_origins(generation, first, second, lineage.origin_flags, best, before)
+    first, seconds = lineage.first_parents, lineage.crossed_second_parents
+    return pack_origins(generation, first, seconds, lineage.kind_flags, best, before, level)
 
 
 class Recorder:
@@ -85,6 +99,7 @@ class Recorder:
         commit_interval: Seconds between two commits at most.
         keyframe_share: The share of computing time keyframes may cost before the spacing
             doubles (``None``: the spacing follows the budget only, as tests want).
+        stored_lineage: Bytes of families to keep uncompressed (see :data:`STORED_LINEAGE`).
         clock: Monotonic seconds (tests pass a fake one).
     """
 
@@ -99,6 +114,7 @@ class Recorder:
         spacing: int = FIRST_SPACING,
         commit_interval: float = COMMIT_INTERVAL,
         keyframe_share: float | None = KEYFRAME_SHARE,
+        stored_lineage: int = STORED_LINEAGE,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
         if spacing < 1:
@@ -112,6 +128,7 @@ class Recorder:
         self._lock = threading.RLock()
         self._stats: list[tuple[Any, ...]] = []
         self._lineage: list[LineageRow] = []
+        self._stored_lineage = stored_lineage  # bytes of families still to keep uncompressed
         self._solutions: list[tuple[int, list[int]]] = []
         self._keyframes: list[Keyframe] = []
         self._closed = False
@@ -163,9 +180,12 @@ class Recorder:
             generation = snapshot.generation
             self._last_generation = generation
             self._stats.append(stats_row(snapshot))
-            kept = lineage_row(snapshot)
+            stored = self._stored_lineage > 0
+            kept = lineage_row(snapshot, STORED if stored else COMPRESSION)
             if kept is not None:
                 self._lineage.append(kept)
+                if stored and kept.family is not None:
+                    self._stored_lineage -= len(kept.family)
             found = snapshot.solutions.shape[0]
             if found > self._solutions_seen:
                 self._solutions += [

@@ -3,10 +3,15 @@
 One row per generation: the population's size, its best individual and the best of the
 generation before, and the *family*: each individual's first parent (in the narrowest unsigned
 type that holds the population's size, as ``parent + 1 - index`` modulo the type's range, so a
-survivor in its own place is 0), its flag byte (:mod:`engine.lineage`, without ``MUTATED``),
-then the second parent of each crossed individual, in order; zlib-compressed. A generation in
-which every individual survived in its own place (most of a long run's) keeps no family at
-all: it follows from the best indices.
+survivor in its own place is 0), its flag byte (:mod:`engine.lineage`: the kind and
+``MOSTLY_SECOND``), then the second parent of each crossed individual, in order, and the byte
+:data:`FAMILY_VERSION`; as a zlib stream, compressed (level 1) or stored (level 0: the bytes
+as they are, which a recorder writes for a run's first families, see :mod:`tui.lab.recorder`);
+either reads the same. A generation in which every individual survived in its own place (most
+of a long run's) keeps no family at all: it follows from the best indices, and so do the flags
+a family leaves out, ``BEST`` and ``FROM_BEST`` (a parent is the best of the generation
+before), as ``MUTATED`` is recomputed from a keyframe. A family of the first format (no
+version byte) holds ``BEST`` and ``FROM_BEST`` in its flags: it reads the same.
 
 The table is optional: a store written before it existed still opens, and gets the table when
 a run is next recorded into it (``CREATE TABLE IF NOT EXISTS``); reading a store without it
@@ -55,6 +60,15 @@ FROM_BEST: Final = 0b10_0000
 COMPRESSION: Final = 1
 """zlib's level: the fastest; the families of a run's first generations are the large ones,
 and a long run's are nearly all kept without a family."""
+FAMILY_VERSION: Final = 2
+"""The byte that ends a family whose flags leave out ``BEST`` and ``FROM_BEST`` (a family of
+the first format has none, and holds them). An older reader refuses such a family as one of
+the wrong size, rather than read it without those flags."""
+STORED: Final = 0
+"""zlib's level that keeps a family's bytes as they are (stored blocks): still a zlib stream,
+read like any other, made in a fifth to a tenth of level 1's time (no search, no coding), for
+about twice to three times the bytes of a dense family (one whose children's parents are
+random draws)."""
 READ_CHUNK: Final = 4096
 """Generations read in one query while walking a run's lineage."""
 
@@ -92,11 +106,17 @@ def pack_family(
     Args:
         generation: The generation.
         parents: ``(P, 2)`` parents' indices in the generation before (``-1``: none).
-        flags: ``(P,)`` flag bytes (``MUTATED`` is left out of the record).
+        flags: ``(P,)`` flag bytes (only the kind and ``MOSTLY_SECOND`` are needed: the
+            others are left out of the record, or follow from the best indices).
         best: The generation's best individual.
         previous_best: The best of the generation before (``-1`` for generation 0).
     """
-    return pack_origins(generation, parents[:, 0], parents[:, 1], flags, best, previous_best)
+    second = parents[:, 1]
+    return pack_origins(generation, parents[:, 0], second[second >= 0], flags, best, previous_best)
+
+
+_UNSIGNED: Final = {width: np.dtype(f"<u{width}") for width in (1, 2, 4)}
+"""The unsigned little-endian type of each width."""
 
 
 @lru_cache(maxsize=4)
@@ -110,12 +130,15 @@ def _indices_less_one(size: int) -> npt.NDArray[np.int64]:
 def pack_origins(
     generation: int,
     first: npt.NDArray[np.int64],
-    second: npt.NDArray[np.int64],
+    seconds: npt.NDArray[np.int64],
     flags: npt.NDArray[np.uint8],
     best: int,
     previous_best: int,
+    level: int = COMPRESSION,
 ) -> LineageRow:
-    """:func:`pack_family` from the two columns of the parents, as a recorder has them.
+    """:func:`pack_family` from the first parents and the crossed individuals' second parents
+    (in the order of their indices), as a recorder has them; ``level`` is zlib's
+    (:data:`COMPRESSION`, or :data:`STORED`).
 
     The family's bytes are written into one buffer, each part cast in place (a cast to the
     unsigned type keeps the low bytes: the offsets modulo its range), and compressed from
@@ -123,9 +146,9 @@ def pack_origins(
     """
     size = int(flags.shape[0])
     width = width_for(size)
-    unsigned = np.dtype(f"<u{width}")
-    crossed = second[second >= 0]
-    raw = np.empty(size * (width + 1) + crossed.shape[0] * width, dtype=np.uint8)
+    unsigned = _UNSIGNED[width]
+    end = size * (width + 1) + seconds.shape[0] * width
+    raw = np.empty(end + 1, dtype=np.uint8)
     np.subtract(
         first,
         _indices_less_one(size),
@@ -133,8 +156,9 @@ def pack_origins(
         casting="unsafe",
     )
     raw[size * width : size * (width + 1)] = flags
-    raw[size * (width + 1) :].view(unsigned)[:] = crossed
-    family = zlib.compress(raw.data, COMPRESSION)
+    raw[size * (width + 1) : end].view(unsigned)[:] = seconds
+    raw[end] = FAMILY_VERSION
+    family = zlib.compress(raw.data, level)
     return LineageRow(generation, size, best, previous_best, width, family)
 
 
@@ -164,8 +188,7 @@ class KeptFamily:
         if not 0 <= index < row.individuals:
             raise self._damaged(f"no individual {index}")
         if row.family is None:  # everyone survived in place
-            flags = SURVIVOR | (BEST if index == row.best else 0)
-            return index, -1, flags | (FROM_BEST if index == row.previous_best else 0)
+            return index, -1, SURVIVOR | self._best_flags(index, index, -1)
         raw = self._raw if self._raw is not None else self._decompressed()
         size, width = row.individuals, row.width
         stored = int.from_bytes(raw[index * width : (index + 1) * width], "little")
@@ -178,13 +201,20 @@ class KeptFamily:
             second = int.from_bytes(raw[at : at + width], "little")
         if not -1 <= first < size or not -1 <= second < size:
             raise self._damaged("damaged (a parent out of range)")
-        return first, second, flags
+        return first, second, flags | self._best_flags(index, first, second)
+
+    def _best_flags(self, index: int, first: int, second: int) -> int:
+        """``BEST`` and ``FROM_BEST`` of an individual, from the row's best indices."""
+        row = self._row
+        flags = BEST if index == row.best else 0
+        before = row.previous_best
+        return flags | (FROM_BEST if before >= 0 and before in (first, second) else 0)
 
     def _decompressed(self) -> bytes:
         """The family's bytes, checked for size before and after (never more than the most a
         family of this size can be)."""
         row = self._row
-        most = row.individuals * (2 * row.width + 1)
+        most = row.individuals * (2 * row.width + 1) + 1
         try:
             reader = zlib.decompressobj()
             raw = reader.decompress(row.family or b"", most)
@@ -196,7 +226,8 @@ class KeptFamily:
             raise self._damaged("damaged (a family of the wrong size)")
         flags = np.frombuffer(raw, np.uint8, size, size * width)
         crossed = int(np.count_nonzero((flags & KIND) == CROSSED))
-        if len(raw) != size * (width + 1) + crossed * width:
+        end = size * (width + 1) + crossed * width
+        if len(raw) != end and (len(raw) != end + 1 or raw[end] != FAMILY_VERSION):
             raise self._damaged("damaged (a family of the wrong size)")
         self._raw = raw
         return raw
