@@ -29,19 +29,21 @@ from engine.fitness import (
     score_conflicts,
 )
 from engine.lineage import Births
+from engine.row_lines import (
+    HASH_BLOCK,
+    Moves,
+    RowLines,
+    count_rows,
+    row_conflicts,
+    swap_changes,
+)
 from engine.run_state import RunState
 from engine.selection import SELECTIONS
 from engine.survivors import SURVIVORS
 from engine.tracked_population import (
-    HASH_BLOCK,
     SMALLEST_N,
     TRACKED_BYTES,
-    Moves,
-    RowLines,
     TrackedPopulation,
-    count_rows,
-    row_conflicts,
-    swap_changes,
     tracked_bytes,
 )
 
