@@ -56,22 +56,41 @@ def _cells(genomes: Genomes, n: int) -> tuple[IntArray, IntArray]:
     return genomes + (base + (n - 1) - column), genomes + (base + lines + column)
 
 
-def count_rows(genomes: Genomes, n: int, *, sums: bool = True) -> RowLines:
-    """Count the diagonals of a ``(K, N)`` batch of permutations from scratch.
+def count_rows(genomes: Genomes, n: int) -> RowLines:
+    """Count the diagonals of a ``(K, N)`` batch of permutations from scratch."""
+    counts, seen = _counts(genomes, n)
+    return RowLines(counts, column_sums(genomes, n), _attacked(seen))
 
-    Without ``sums``, :attr:`RowLines.sums` is left empty (``(K, 0)``): the crossed children
-    need them only if they get in (see :func:`column_sums`).
-    """
+
+def count_children(genomes: Genomes, n: int) -> tuple[RowLines, IntArray]:
+    """:func:`count_rows` of the crossed children, without their column sums (left empty,
+    ``(K, 0)``: they are counted only for those that get in, see :func:`column_sums`), and
+    their attacking pairs. A queen on a line of ``k`` sees ``k - 1`` others there: a row's
+    sum of what its queens see on both their lines is twice its attacking pairs."""
+    counts, (down, up) = _counts(genomes, n)
+    seen = down.sum(axis=1, dtype=np.int64) + up.sum(axis=1, dtype=np.int64)
+    empty = np.zeros((genomes.shape[0], 0), dtype=column_dtype(n))
+    return RowLines(counts, empty, _attacked((down, up))), (seen - 2 * n) // 2
+
+
+def _counts(genomes: Genomes, n: int) -> tuple[npt.NDArray[Any], tuple[Any, Any]]:
+    """``(K, 2L)`` line counts of a batch of permutations, and per queen the count of its
+    diagonal and of its anti-diagonal (``(K, N)`` each)."""
     size, lines = genomes.shape[0], 2 * n - 1
     down, up = _cells(genomes, n)
     counts_type = count_dtype(n)
     counts = np.zeros(size * 2 * lines, dtype=counts_type)
     for cells in (down, up):
         np.add.at(counts, cells.ravel(), counts_type(1))
-    attacked = counts.take(down) > 1
-    attacked |= counts.take(up) > 1
-    kept_sums = column_sums(genomes, n) if sums else np.zeros((size, 0), dtype=column_dtype(n))
-    return RowLines(counts.reshape(size, 2 * lines), kept_sums, attacked)
+    return counts.reshape(size, 2 * lines), (counts.take(down), counts.take(up))
+
+
+def _attacked(seen: tuple[Any, Any]) -> BoolArray:
+    """Whether each queen shares a line, from the counts of its two lines."""
+    down, up = seen
+    attacked: BoolArray = down > 1
+    attacked |= up > 1
+    return attacked
 
 
 def column_sums(genomes: Genomes, n: int) -> npt.NDArray[Any]:
@@ -83,12 +102,6 @@ def column_sums(genomes: Genomes, n: int) -> npt.NDArray[Any]:
     for cells in _cells(genomes, n):
         np.add.at(sums, cells.ravel(), columns)
     return sums.reshape(size, 2 * lines)
-
-
-def row_conflicts(counts: npt.NDArray[Any], n: int) -> IntArray:
-    """Attacking pairs of each row of :attr:`RowLines.counts`: ``sum of k(k-1)/2``."""
-    squares = np.einsum("ij,ij->i", counts, counts, dtype=np.int64)
-    return np.asarray((squares - 2 * n) // 2, dtype=np.int64)
 
 
 HASH_BLOCK: Final = 64

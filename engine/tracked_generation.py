@@ -33,8 +33,7 @@ from engine.row_lines import (
     HASH_BLOCK,
     Moves,
     RowLines,
-    count_rows,
-    row_conflicts,
+    count_children,
     swap_changes,
 )
 from engine.run_state import RunState
@@ -174,9 +173,17 @@ def offspring(
             sources[2 * crossing] = -1 - np.arange(crossing.size)
             sources[2 * crossing + 1] = -1 - (crossing.size + np.arange(crossing.size))
     sources = sources[:wanted]
-    crossed_lines = count_rows(crossed, n, sums=False)
+    crossed_lines, crossed_conflicts = count_children(crossed, n)
     moves, moved, known = _mutation(
-        config, population, conflicts, tracked, rng, sources, crossed, crossed_lines
+        config,
+        population,
+        conflicts,
+        tracked,
+        rng,
+        sources,
+        crossed,
+        crossed_lines,
+        crossed_conflicts,
     )
     return Offspring(
         sources, crossed, crossed_lines, moves, moved, score_conflicts(known, n, shape)
@@ -192,6 +199,7 @@ def _mutation(
     sources: IntArray,
     crossed: Genomes,
     crossed_lines: RowLines,
+    crossed_conflicts: IntArray,
 ) -> tuple[Moves, BoolArray, IntArray]:
     """The conflict mutation of every child, its draws as
     :func:`engine.mutation.conflict_mutation_counted` makes them.
@@ -206,7 +214,7 @@ def _mutation(
     parent_slot = tracked.slot_of.take(parent)
     known = np.empty(count, dtype=np.int64)
     known[copies] = conflicts.take(parent)
-    known[made] = row_conflicts(crossed_lines.counts, n).take(crossed_row)
+    known[made] = crossed_conflicts.take(crossed_row)
     if count == 0:
         nothing = np.zeros(0, dtype=np.int64)
         return Moves(nothing, nothing, nothing, nothing), np.zeros(0, dtype=bool), known

@@ -8,7 +8,7 @@ N = 16,384 they were most of a generation. Here the counts, the attacked queens,
 the sorted columns of the population are kept, and a generation only:
 
 - reads a copy's counts in its parent's row (a copy *is* its parent until it moves);
-- counts the few crossed children afresh (:func:`engine.row_lines.count_rows`);
+- counts the few crossed children afresh (:func:`engine.row_lines.count_children`);
 - for each child that gets in, takes over the kept row of a board that left (its parent's,
   if the parent died) and moves there the queens in which the two boards differ
   (:mod:`engine.row_changes`): a copy's swap in its parent's row, a dozen queens or so in a
@@ -341,10 +341,11 @@ def _closest_pairs(gone: HashArray, incoming: HashArray) -> IntArray:
     if gone.shape[0] > CLOSEST_PAIRS:
         return np.arange(incoming.shape[0], dtype=np.int64)
     apart = np.count_nonzero(gone[:, None, :] != incoming[None, :, :], axis=2)
-    taken = np.zeros(incoming.shape[0], dtype=bool)
-    order = np.empty(gone.shape[0], dtype=np.int64)
-    most = np.iinfo(np.int64).max
-    for row in range(gone.shape[0]):
-        choice = int(np.where(taken, most, apart[row]).argmin())
-        order[row], taken[choice] = choice, True
-    return order
+    # A few dozen rows at most: plain lists cost less than a numpy call a row.
+    left = list(range(incoming.shape[0]))
+    order = []
+    for distances in apart.tolist():
+        choice = min(left, key=distances.__getitem__)  # the first of the closest, as argmin
+        order.append(choice)
+        left.remove(choice)
+    return np.array(order, dtype=np.int64)
