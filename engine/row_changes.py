@@ -64,8 +64,13 @@ def gene_changes(
     new_genes = after.reshape(-1).take(incoming.take(pair)[:, None] * n + columns)
     changed = old_genes != new_genes
     changed &= inside
-    pairs = np.broadcast_to(pair[:, None], columns.shape)
-    return GeneChanges(pairs[changed], columns[changed], old_genes[changed], new_genes[changed])
+    at = np.flatnonzero(changed)
+    return GeneChanges(
+        pair.take(at // HASH_BLOCK),
+        columns.reshape(-1).take(at),
+        old_genes.reshape(-1).take(at),
+        new_genes.reshape(-1).take(at),
+    )
 
 
 def relocate(
@@ -86,16 +91,16 @@ def relocate(
     half = width // 2
     counts, sums = lines.counts.reshape(-1), lines.sums.reshape(-1)
     down, up = slots * width + (n - 1) - columns, slots * width + half + columns
-    old = np.concatenate([down + old_genes, up + old_genes])
-    new = np.concatenate([down + new_genes, up + new_genes])
-    both_columns = np.concatenate([columns, columns]).astype(sums.dtype)
-    touched = np.concatenate([old, new])
+    # The lines left (first half) and joined (second half); one update each for counts and
+    # sums (a column fewer is its complement added: unsigned sums wrap, as they are kept).
+    touched = np.concatenate([down + old_genes, up + old_genes, down + new_genes, up + new_genes])
+    steps = np.ones(touched.shape[0], dtype=counts.dtype)
+    steps[: touched.shape[0] // 2] = -1
+    column = columns.astype(sums.dtype)
+    both_columns = np.concatenate([-column, -column, column, column])
     before_counts, before_sums = counts.take(touched), sums.take(touched)
-    one = counts.dtype.type(1)
-    np.subtract.at(counts, old, one)
-    np.add.at(counts, new, one)
-    np.subtract.at(sums, old, both_columns)
-    np.add.at(sums, new, both_columns)
+    np.add.at(counts, touched, steps)
+    np.add.at(sums, touched, both_columns)
     after_counts, after_sums = counts.take(touched), sums.take(touched)
     alone_before, alone_after = before_counts == 1, after_counts == 1
     four_slots, four_rows = np.tile(slots, 4), np.tile(rows, 4)
@@ -117,7 +122,8 @@ def relocate(
     attacked |= counts.take(base + half + genes + columns_seen) > 1
     flags = lines.attacked.reshape(-1)
     change = attacked.view(np.int8).astype(np.int64) - flags.take(at).view(np.int8)
-    np.add.at(attacked_blocks, (in_slots, columns_seen // HASH_BLOCK), change)
+    blocks = attacked_blocks.shape[1]
+    np.add.at(attacked_blocks.reshape(-1), in_slots * blocks + columns_seen // HASH_BLOCK, change)
     flags[at] = attacked
 
 
