@@ -53,7 +53,10 @@ def _cells(genomes: Genomes, n: int) -> tuple[IntArray, IntArray]:
     lines = 2 * n - 1
     column = np.arange(n, dtype=np.int64)
     base = (np.arange(genomes.shape[0], dtype=np.int64) * (2 * lines))[:, None]
-    return genomes + (base + (n - 1) - column), genomes + (base + lines + column)
+    down, up = np.subtract(genomes, column, dtype=np.int64), np.add(genomes, column, dtype=np.int64)
+    down += base + (n - 1)
+    up += base + lines
+    return down, up
 
 
 def count_rows(genomes: Genomes, n: int) -> RowLines:
