@@ -9,7 +9,12 @@ differs from it by its swap. Moving those few queens in the kept row is then muc
 than writing a whole row of counts, column sums and attacked queens.
 
 Rows are compared by block hashes first (:func:`engine.row_lines.block_hashes`), gene by
-gene only in the blocks whose hashes differ.
+gene only in the blocks whose hashes differ; a block whose hash agrees is taken to hold the
+same genes, as the re-sort of the entropy's columns takes it. A block that differs in one gene,
+or by a swap, always changes its hash (one gene: an odd weight times a difference below 2**64;
+a swap: two positions' weights in one block differ by a number with at most 19 factors of 2
+up to N = 65,536, as checked, and the genes by less than 2**16, so the change is never a
+multiple of 2**64), and one that differs in several shares it with a chance of about 2**-48.
 """
 
 from __future__ import annotations
