@@ -25,8 +25,9 @@ from engine.crossover import PERMUTATION_CROSSOVERS
 from engine.diversity import column_entropy, unique_fraction
 from engine.encodings import ENCODINGS
 from engine.errors import ConfigError
-from engine.row_lines import count_rows
+from engine.row_lines import HASH_BLOCK, count_rows
 from engine.tracked_population import TrackedPopulation
+from engine.uniqueness import hash_weights
 
 PERMUTATION = ENCODINGS["permutation"]
 
@@ -217,3 +218,16 @@ def test_rows_followed_however_far_apart_make_the_same_run(
     kept = fingerprints(config, True, 15, lineage=True)
     assert kept == fingerprints(config, False, 15, lineage=False)
     assert sum(written_whole) == 0
+
+
+@pytest.mark.parametrize("n", [2048, 16_384, 65_536])
+def test_a_swap_inside_a_block_always_changes_its_hash(n: int) -> None:
+    # Rows are compared block by block, gene by gene only where a block's hash moved: a swap
+    # of genes a and b at positions i and j of one block adds (b - a) * (w_i - w_j) to it,
+    # never a multiple of 2**64 while the two factors hold fewer than 64 factors of 2.
+    weights = hash_weights(n).reshape(-1, HASH_BLOCK)
+    apart = weights[:, :, None] - weights[:, None, :]
+    lowest_bit = apart & (np.uint64(0) - apart)  # 2 ** (factors of 2 in w_i - w_j)
+    gene_bits = int(n - 1).bit_length()
+    off_diagonal = ~np.eye(HASH_BLOCK, dtype=bool)
+    assert (lowest_bit[:, off_diagonal] < np.uint64(2 ** (64 - gene_bits))).all()
