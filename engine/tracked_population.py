@@ -310,9 +310,11 @@ class TrackedPopulation:
         lengths."""
         if self._sorted is None or not changed.shape[0]:
             return
-        changed = np.unique(changed)
+        marked = np.zeros(self.n, dtype=bool)  # each column once, in order
+        marked[changed] = True
+        changed = np.flatnonzero(marked)
         old = self._sorted.take(changed, axis=0)
-        new = np.ascontiguousarray(after[:, changed].T)
+        new = np.ascontiguousarray(after.take(changed, axis=1).T)
         new.sort(axis=1)
         minimum = self.size + 1
         self._runs -= np.bincount(column_runs(old), minlength=minimum)
