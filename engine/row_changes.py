@@ -108,7 +108,8 @@ def relocate(
     np.add.at(sums, touched, both_columns)
     after_counts, after_sums = counts.take(touched), sums.take(touched)
     alone_before, alone_after = before_counts == 1, after_counts == 1
-    four_slots, four_rows = np.tile(slots, 4), np.tile(rows, 4)
+    four_slots = np.concatenate((slots, slots, slots, slots))
+    four_rows = np.concatenate((rows, rows, rows, rows))
     columns_seen = np.concatenate(
         [
             before_sums[alone_before].astype(np.int64),

@@ -163,9 +163,19 @@ class TrackedPopulation:
             differ &= near[:, None]
         changes = gene_changes(before, gone, after, child_rows, differ)
         followed = near & (np.bincount(changes.pairs, minlength=child_rows.shape[0]) <= most)
-        moving = [
-            self._copy_rows(
-                np.flatnonzero(~followed),
+        by_change = followed.take(changes.pairs).nonzero()[0]
+        pairs = changes.pairs.take(by_change)
+        moving = Relocations(
+            slot.take(pairs),
+            child_rows.take(pairs),
+            changes.columns.take(by_change),
+            changes.old_genes.take(by_change),
+            changes.new_genes.take(by_change),
+        )
+        copied = (~followed).nonzero()[0]
+        if copied.shape[0]:  # late in a run, seldom
+            swaps = self._copy_rows(
+                copied,
                 slot,
                 source_slot,
                 source,
@@ -176,19 +186,8 @@ class TrackedPopulation:
                 moves,
                 moved,
             )
-        ]
-        by_change = np.flatnonzero(followed.take(changes.pairs))
-        pairs = changes.pairs.take(by_change)
-        moving.append(
-            Relocations(
-                slot.take(pairs),
-                child_rows.take(pairs),
-                changes.columns.take(by_change),
-                changes.old_genes.take(by_change),
-                changes.new_genes.take(by_change),
-            )
-        )
-        relocate(self.lines, self.attacked_blocks, joined(moving), after)
+            moving = joined([swaps, moving])
+        relocate(self.lines, self.attacked_blocks, moving, after)
         slot_of = np.empty(size, dtype=np.int64)
         slot_of[kept_rows] = kept_slots
         slot_of[child_rows] = slot

@@ -184,12 +184,17 @@ def test_fresh_counts_match_the_engine_counts(n: int) -> None:
 def written_whole(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     """Per generation, how many incoming rows had their kept lines written whole."""
     counts: list[int] = []
-    real = TrackedPopulation._copy_rows
+    real_advance, real_copy_rows = TrackedPopulation.advance, TrackedPopulation._copy_rows
+
+    def advance(self: TrackedPopulation, *arguments: Any) -> bool:
+        counts.append(0)
+        return real_advance(self, *arguments)
 
     def copy_rows(self: TrackedPopulation, copied: np.ndarray, *rest: Any) -> Any:
-        counts.append(copied.shape[0])
-        return real(self, copied, *rest)
+        counts[-1] += copied.shape[0]
+        return real_copy_rows(self, copied, *rest)
 
+    monkeypatch.setattr(TrackedPopulation, "advance", advance)
     monkeypatch.setattr(TrackedPopulation, "_copy_rows", copy_rows)
     return counts
 
