@@ -24,7 +24,7 @@ from typing import NamedTuple
 import numpy as np
 
 from engine.encodings import Genomes
-from engine.row_lines import HASH_BLOCK, BoolArray, IntArray, RowLines
+from engine.row_lines import HASH_BLOCK, BoolArray, IntArray, RowLines, block_cells
 
 
 class Relocations(NamedTuple):
@@ -61,8 +61,8 @@ def gene_changes(
     each pair ``k``, looked for only in the blocks of 64 columns ``differ[k]`` marks (where
     the pair's block hashes differ; a block left out is taken to be the same)."""
     pair, block = np.nonzero(differ)
-    old_genes, inside = _blocks(before, gone.take(pair), block)
-    new_genes, _ = _blocks(after, incoming.take(pair), block)
+    old_genes, inside = block_cells(before, gone.take(pair), block)
+    new_genes, _ = block_cells(after, incoming.take(pair), block)
     changed = old_genes != new_genes
     changed &= inside
     at = changed.reshape(-1).nonzero()[0]
@@ -73,21 +73,6 @@ def gene_changes(
         old_genes.reshape(-1).take(at),
         new_genes.reshape(-1).take(at),
     )
-
-
-def _blocks(genomes: Genomes, rows: IntArray, blocks: IntArray) -> tuple[Genomes, BoolArray]:
-    """``(K, 64)``: the genes of block ``blocks[k]`` of row ``rows[k]``, and which of them are
-    inside the board (a board whose size is not a multiple of 64 has a short last block,
-    read as gene 0). Whole blocks are copied where the rows split into them: several times
-    faster than a gene-by-gene gather."""
-    n = genomes.shape[1]
-    if n % HASH_BLOCK == 0 and genomes.flags.c_contiguous:
-        split = genomes.reshape(genomes.shape[0], n // HASH_BLOCK, HASH_BLOCK)
-        return split[rows, blocks], np.ones((1, HASH_BLOCK), dtype=bool)
-    columns = (blocks * HASH_BLOCK)[:, None] + np.arange(HASH_BLOCK)
-    inside = columns < n
-    columns = np.where(inside, columns, 0)
-    return genomes.reshape(-1).take(rows[:, None] * n + columns), inside
 
 
 def relocate(

