@@ -22,6 +22,7 @@ import numpy as np
 import numpy.typing as npt
 
 from engine.encodings import Genomes, random_integers
+from engine.long_order_crossover import LONG_ROWS_FROM, long_order_crossover
 
 COMPILED_CYCLE_FROM: Final = 1 << 16
 """Boards from this many queens are cycle-crossed in compiled code (engine.cycle_kernel)."""
@@ -171,6 +172,8 @@ def order_crossover_with(
 ) -> tuple[Genomes, Genomes]:
     """:func:`order_crossover` with its segments drawn."""
     count, n = first.shape
+    if n >= LONG_ROWS_FROM:
+        return long_order_crossover(first, second, draws.low, draws.high)
     low, high = draws.low[:, None], draws.high[:, None]
     # Both children in one pass over 2K rows (the first K keep ``first``'s segment), with flat
     # indices: half the numpy calls of two passes, each row computed exactly as alone. At

@@ -29,19 +29,21 @@ from engine.fitness import (
     score_conflicts,
 )
 from engine.lineage import Births
+from engine.row_lines import (
+    HASH_BLOCK,
+    Moves,
+    RowLines,
+    block_cells,
+    count_children,
+    swap_changes,
+)
 from engine.run_state import RunState
 from engine.selection import SELECTIONS
 from engine.survivors import SURVIVORS
 from engine.tracked_population import (
-    HASH_BLOCK,
     SMALLEST_N,
     TRACKED_BYTES,
-    Moves,
-    RowLines,
     TrackedPopulation,
-    count_rows,
-    row_conflicts,
-    swap_changes,
     tracked_bytes,
 )
 
@@ -172,9 +174,17 @@ def offspring(
             sources[2 * crossing] = -1 - np.arange(crossing.size)
             sources[2 * crossing + 1] = -1 - (crossing.size + np.arange(crossing.size))
     sources = sources[:wanted]
-    crossed_lines = count_rows(crossed, n, sums=False)
+    crossed_lines, crossed_conflicts = count_children(crossed, n)
     moves, moved, known = _mutation(
-        config, population, conflicts, tracked, rng, sources, crossed, crossed_lines
+        config,
+        population,
+        conflicts,
+        tracked,
+        rng,
+        sources,
+        crossed,
+        crossed_lines,
+        crossed_conflicts,
     )
     return Offspring(
         sources, crossed, crossed_lines, moves, moved, score_conflicts(known, n, shape)
@@ -190,6 +200,7 @@ def _mutation(
     sources: IntArray,
     crossed: Genomes,
     crossed_lines: RowLines,
+    crossed_conflicts: IntArray,
 ) -> tuple[Moves, BoolArray, IntArray]:
     """The conflict mutation of every child, its draws as
     :func:`engine.mutation.conflict_mutation_counted` makes them.
@@ -204,7 +215,7 @@ def _mutation(
     parent_slot = tracked.slot_of.take(parent)
     known = np.empty(count, dtype=np.int64)
     known[copies] = conflicts.take(parent)
-    known[made] = row_conflicts(crossed_lines.counts, n).take(crossed_row)
+    known[made] = crossed_conflicts.take(crossed_row)
     if count == 0:
         nothing = np.zeros(0, dtype=np.int64)
         return Moves(nothing, nothing, nothing, nothing), np.zeros(0, dtype=bool), known
@@ -271,16 +282,13 @@ def _kept_attacked_queens(
     block of 64 columns: the block holding the wanted queen, then the queen in the block."""
     if not slots.shape[0]:
         return anywhere
-    n = tracked.n
     running = np.cumsum(tracked.attacked_blocks.take(slots, axis=0), axis=1)
     per_row = running[:, -1]
     wanted = (draw * per_row).astype(np.int64)
     block = np.minimum(np.count_nonzero(running <= wanted[:, None], axis=1), running.shape[1] - 1)
     everyone = np.arange(slots.shape[0])
     before = np.where(block > 0, running[everyone, block - 1], 0)
-    columns = (block * HASH_BLOCK)[:, None] + np.arange(HASH_BLOCK)
-    inside = columns < n
-    flags = tracked.lines.attacked.reshape(-1).take(slots[:, None] * n + columns, mode="clip")
+    flags, inside = block_cells(tracked.lines.attacked, slots, block)
     flags &= inside
     position = np.count_nonzero(np.cumsum(flags, axis=1) <= (wanted - before)[:, None], axis=1)
     return np.asarray(np.where(per_row > 0, block * HASH_BLOCK + position, anywhere), np.int64)

@@ -9,14 +9,17 @@ from engine_reference import RecordingRng, ScriptedRng, is_permutation_rows
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+import engine.crossover as crossover_module
 from engine.crossover import (
     CROSSOVERS,
     FREE_CROSSOVERS,
     PERMUTATION_CROSSOVERS,
+    CrossoverDraws,
     cut_and_crossfill,
     cycle_crossover,
     one_gene_crossover,
     order_crossover,
+    order_crossover_with,
     order_keeping_uniform_crossover,
     partially_mapped_crossover,
     single_point_crossover,
@@ -265,6 +268,25 @@ def test_pmx_and_ox_match_the_references(n):
             a, b = first[k].tolist(), second[k].tolist()
             assert child_one[k].tolist() == reference(a, b, low[k], high[k]), operator.__name__
             assert child_two[k].tolist() == reference(b, a, low[k], high[k]), operator.__name__
+
+
+@pytest.mark.parametrize("n", [512, 700])
+def test_long_boards_are_crossed_as_the_flat_pass_crosses_them(n, monkeypatch):
+    first, second = random_couples(9, n, seed=n)
+    ends = np.array([(0, n), (0, 1), (n - 1, n), (0, n - 1), (1, n)])  # at the edges
+    drawn = np.sort(np.random.default_rng(n).integers(0, n, (4, 2)), axis=1)
+    drawn[:, 1] += 1
+    low, high = np.concatenate([ends, drawn]).T.astype(np.int64)
+    draws = CrossoverDraws(low, high, np.zeros((9, 0), dtype=bool))
+    long_children = order_crossover_with(first, second, draws)
+    monkeypatch.setattr(crossover_module, "LONG_ROWS_FROM", n + 1)
+    flat_children = order_crossover_with(first, second, draws)
+    for mine, theirs in zip(long_children, flat_children, strict=True):
+        np.testing.assert_array_equal(mine, theirs)
+    for k in (0, 1, 2, 6):
+        a, b = first[k].tolist(), second[k].tolist()
+        assert long_children[0][k].tolist() == reference_ox(a, b, low[k], high[k])
+        assert long_children[1][k].tolist() == reference_ox(b, a, low[k], high[k])
 
 
 @pytest.mark.parametrize("n", [1, 2, 5, 9, 33])

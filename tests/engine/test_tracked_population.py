@@ -18,13 +18,16 @@ from hypothesis import strategies as st
 
 import engine.algorithm as algorithm_module
 import engine.tracked_generation as tracked_generation
+import engine.tracked_population as tracked_population
 from engine import Config, GeneticAlgorithm
 from engine.conflicts import board_lines
 from engine.crossover import PERMUTATION_CROSSOVERS
 from engine.diversity import column_entropy, unique_fraction
 from engine.encodings import ENCODINGS
 from engine.errors import ConfigError
-from engine.tracked_population import TrackedPopulation, count_rows
+from engine.row_lines import HASH_BLOCK, count_rows
+from engine.tracked_population import TrackedPopulation
+from engine.uniqueness import hash_weights
 
 PERMUTATION = ENCODINGS["permutation"]
 
@@ -175,3 +178,61 @@ def test_fresh_counts_match_the_engine_counts(n: int) -> None:
     assert np.array_equal(rows.attacked, lines.attacked())
     tracked = TrackedPopulation(population, n)
     assert tracked.entropy() == column_entropy(population, n, PERMUTATION)
+
+
+@pytest.fixture
+def written_whole(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """Per generation, how many incoming rows had their kept lines written whole."""
+    counts: list[int] = []
+    real_advance, real_copy_rows = TrackedPopulation.advance, TrackedPopulation._copy_rows
+
+    def advance(self: TrackedPopulation, *arguments: Any) -> bool:
+        counts.append(0)
+        return real_advance(self, *arguments)
+
+    def copy_rows(self: TrackedPopulation, copied: np.ndarray, *rest: Any) -> Any:
+        counts[-1] += copied.shape[0]
+        return real_copy_rows(self, copied, *rest)
+
+    monkeypatch.setattr(TrackedPopulation, "advance", advance)
+    monkeypatch.setattr(TrackedPopulation, "_copy_rows", copy_rows)
+    return counts
+
+
+@pytest.mark.usefixtures("kept_from_512")
+def test_rows_close_to_the_ones_they_replace_are_followed_by_their_changes(
+    written_whole: list[int],
+) -> None:
+    # A small population soon descends from few ancestors: an incoming row then differs from
+    # the one whose kept row it takes in few genes, and only those queens are moved there.
+    config = Config(n=1024, population=6, crossover_rate=0.3, seed=3, stop_when_solved=False)
+    kept = fingerprints(config, True, 160, lineage=True)
+    assert kept == fingerprints(config, False, 160, lineage=False)
+    # Random boards at first: far apart, written whole. Later a crossed child now and then.
+    assert sum(written_whole[:20]) >= 20
+    assert written_whole[-60:].count(0) >= 50
+
+
+@pytest.mark.parametrize("name", ["crossing", "many replaced", "one child"])
+@pytest.mark.usefixtures("kept_from_512")
+def test_rows_followed_however_far_apart_make_the_same_run(
+    name: str, written_whole: list[int], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(tracked_population, "FOLLOWED_SHARE", 1.0)
+    config = Config(**CASES[name], seed=12, stop_when_solved=False)
+    kept = fingerprints(config, True, 15, lineage=True)
+    assert kept == fingerprints(config, False, 15, lineage=False)
+    assert sum(written_whole) == 0
+
+
+@pytest.mark.parametrize("n", [2048, 16_384, 65_536])
+def test_a_swap_inside_a_block_always_changes_its_hash(n: int) -> None:
+    # Rows are compared block by block, gene by gene only where a block's hash moved: a swap
+    # of genes a and b at positions i and j of one block adds (b - a) * (w_i - w_j) to it,
+    # never a multiple of 2**64 while the two factors hold fewer than 64 factors of 2.
+    weights = hash_weights(n).reshape(-1, HASH_BLOCK)
+    apart = weights[:, :, None] - weights[:, None, :]
+    lowest_bit = apart & (np.uint64(0) - apart)  # 2 ** (factors of 2 in w_i - w_j)
+    gene_bits = int(n - 1).bit_length()
+    off_diagonal = ~np.eye(HASH_BLOCK, dtype=bool)
+    assert (lowest_bit[:, off_diagonal] < np.uint64(2 ** (64 - gene_bits))).all()
