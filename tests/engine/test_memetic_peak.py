@@ -1,7 +1,8 @@
 """The memetic preset's generation at large N holds no more copies of the genes than it must.
 
-The survivors are written over the children's rows (engine.survivor_rows), and a few large
-boards are told apart without the hashes' weights (engine.uniqueness.distinct_rows): the same
+The survivors are written over the children's rows (engine.survivor_rows), a few large boards
+are told apart without the hashes' weights (engine.uniqueness.distinct_rows), and the children
+are searched on int16 line counts where they hold them (engine.memetic_children): the same
 populations and statistics, in less memory.
 """
 
@@ -15,8 +16,14 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+import engine.memetic_children as memetic_children
 from engine import GeneticAlgorithm
 from engine.algorithm import LARGE_BOARD
+from engine.conflicts import count_conflicts
+from engine.encodings import PERMUTATION
+from engine.local_search import LocalSearchSettings
+from engine.memetic_children import improve_children_compiled
+from engine.mutation import MutationSettings
 from engine.presets import PRESETS
 from engine.survivor_rows import BLOCK_COLUMNS, gathered_over_children
 from engine.uniqueness import distinct_rows, row_hashes, unique_fraction
@@ -99,3 +106,60 @@ def test_a_few_large_boards_are_told_apart_without_the_hash_weights(monkeypatch:
 
     monkeypatch.setattr("engine.uniqueness._weights", no_weights)
     assert unique_fraction(rows) == 0.75
+
+
+def _crowded_board(n: int, run: int) -> np.ndarray:
+    """A permutation with two diagonals of ``run`` queens each, the other rows shuffled."""
+    rows = np.full(n, -1, dtype=np.int64)
+    rows[:run] = np.arange(run)  # diagonal 0
+    rows[run : 2 * run] = np.arange(2 * run, 3 * run)  # diagonal run
+    left = np.setdiff1d(np.arange(n), rows[: 2 * run])
+    rows[2 * run :] = np.random.default_rng(run).permutation(left)
+    return rows
+
+
+def _wide_only(monkeypatch: Any) -> None:
+    """int32 counts for every board, as before the narrow ones."""
+    monkeypatch.setattr(memetic_children, "NARROW_COUNTS", np.int32)
+    monkeypatch.setattr(memetic_children, "MOST_NARROW", memetic_children.NO_LIMIT)
+    monkeypatch.setattr(memetic_children, "MOST_NARROW_PAIRS", memetic_children.NO_LIMIT)
+
+
+@pytest.mark.parametrize(
+    ("n", "run"),
+    [
+        (100_000, 33_000),  # a line over what int16 holds
+        (100_000, 31_000),  # lines that fit, and more pairs than the bound
+        (3_000, 1_000),  # narrow throughout
+    ],
+)
+def test_children_too_crowded_for_narrow_counts_are_searched_the_same(
+    n: int, run: int, monkeypatch: Any
+) -> None:
+    board = _crowded_board(n, run)
+    children = np.stack([board, np.random.default_rng(n).permutation(n)]).astype(np.int32)
+    mutation = MutationSettings(1.0, n, PERMUTATION, 0.0, 8)
+    search = LocalSearchSettings(300, 16)
+    made, made_rng = children.copy(), np.random.default_rng(7)
+    conflicts = improve_children_compiled(made, made_rng, mutation, search)
+    _wide_only(monkeypatch)
+    wide, wide_rng = children.copy(), np.random.default_rng(7)
+    wide_conflicts = improve_children_compiled(wide, wide_rng, mutation, search)
+    assert np.array_equal(made, wide)
+    assert np.array_equal(conflicts, wide_conflicts)
+    assert np.array_equal(conflicts, count_conflicts(made, n, PERMUTATION))
+    assert made_rng.bit_generator.state == wide_rng.bit_generator.state
+
+
+def test_narrow_counts_hold_a_board_of_long_lines_in_int32(monkeypatch: Any) -> None:
+    board = np.arange(40_000, dtype=np.int32)  # every queen on one diagonal
+    lines = memetic_children.LineCounts(board.shape[0])
+    assert lines.narrow[0].dtype == np.int16
+    assert lines.conflicts(board) == 40_000 * 39_999 // 2
+    assert lines.wide[0].dtype == np.int32
+
+
+def test_a_memetic_runs_line_counts_take_8_bytes_a_queen() -> None:
+    n = 1 << 20
+    lines = memetic_children.LineCounts(n)
+    assert sum(counts.nbytes for counts in lines.narrow) <= 8 * n
