@@ -25,8 +25,15 @@ from engine.local_search import LocalSearchSettings
 from engine.memetic_children import improve_children_compiled
 from engine.mutation import MutationSettings
 from engine.presets import PRESETS
+from engine.solutions import SolutionArchive, class_keys
 from engine.survivor_rows import BLOCK_COLUMNS, gathered_over_children
-from engine.uniqueness import distinct_rows, row_hashes, unique_fraction
+from engine.uniqueness import (
+    CACHED_WEIGHTS_UP_TO,
+    distinct_rows,
+    hash_weights,
+    row_hashes,
+    unique_fraction,
+)
 
 
 @settings(max_examples=80, deadline=None)
@@ -163,3 +170,23 @@ def test_a_memetic_runs_line_counts_take_8_bytes_a_queen() -> None:
     n = 1 << 20
     lines = memetic_children.LineCounts(n)
     assert sum(counts.nbytes for counts in lines.narrow) <= 8 * n
+
+
+def test_large_boards_hash_weights_are_let_go_after_their_solutions_are_recorded() -> None:
+    n = CACHED_WEIGHTS_UP_TO + 5
+    boards = np.stack([np.random.default_rng(row).permutation(n) for row in range(3)])
+    narrow = boards.astype(np.int32)
+    archive = SolutionArchive(n)
+    tracemalloc.start()
+    try:
+        before, _ = tracemalloc.get_traced_memory()
+        assert archive.record(narrow, rows=np.array([2, 0])) == 2
+        held, _ = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert np.array_equal(archive.boards, narrow[[2, 0]])
+    expected = class_keys(boards)  # with weights drawn afresh: the same keys
+    assert archive.fundamental_count == len(set(expected[[2, 0]].tolist()))
+    # The archive's buffer (room for 4 boards), not the weights (8 bytes a gene) besides.
+    assert held - before < 4 * narrow[0].nbytes + n
+    assert np.array_equal(row_hashes(narrow, hash_weights(n)), row_hashes(boards))
