@@ -19,6 +19,7 @@ import numpy as np
 from engine.compiled_paths import compiled_paths
 from engine.config import Config
 from engine.conflicts import BoardLines, BoolArray
+from engine.crossover import COMPILED_CYCLE_FROM
 from engine.diversity import unique_fraction
 from engine.encodings import ENCODINGS, Genomes
 from engine.fitness import (
@@ -425,7 +426,14 @@ class GeneticAlgorithm:
         # into a hidden temporary and copies that into ``out``.
         children = np.take(population, rows, axis=0, out=slot, mode="clip")
         known = conflicts.take(rows)
-        if crossing.size:
+        if crossing.size and config.crossover == "cycle" and config.n >= COMPILED_CYCLE_FROM:
+            # Large boards: the couples' copies become their children where they are.
+            from engine.cycle_kernel import cycle_crossover_in_place
+
+            births.note_crossed_in_place(self.rng)
+            cycle_crossover_in_place(children.reshape(-1, 2, children.shape[1]), crossing)
+            known.reshape(-1, 2)[crossing] = -1
+        elif crossing.size:
             # Couple k's two children are rows 2k and 2k + 1: as (couple, child, gene) views.
             couple_children = children.reshape(-1, 2, children.shape[1])
             crossed_one, crossed_two = births.cross(

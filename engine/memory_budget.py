@@ -51,9 +51,9 @@ CROSSOVER_BYTES_PER_CHILD_GENE: Final = 20
 (measured with tracemalloc: 17 for the cycle crossover, whose pointer doubling holds several
 int64 copies of the crossed couples)."""
 
-COMPILED_CYCLE_BYTES_PER_CHILD_GENE: Final = 12
-"""The same for the compiled cycle crossover of large boards (engine.cycle_kernel): a copy of
-the crossed children in, the children out, and 9 bytes a position of scratch per couple."""
+COMPILED_CYCLE_BYTES_PER_CHILD_GENE: Final = 3
+"""The same for the compiled cycle crossover of large boards, made where the children are
+(engine.cycle_kernel): an int32 inverse and a flag, 5 bytes a position per couple."""
 
 SEARCHED_BYTES_PER_CANDIDATE: Final = 8
 """Bytes a run whose children are searched one at a time draws per candidate move: one

@@ -20,6 +20,7 @@ import engine.memetic_children as memetic_children
 from engine import GeneticAlgorithm
 from engine.algorithm import LARGE_BOARD
 from engine.conflicts import count_conflicts
+from engine.cycle_kernel import compiled_cycle_crossover, cycle_crossover_in_place
 from engine.encodings import PERMUTATION
 from engine.local_search import LocalSearchSettings
 from engine.memetic_children import improve_children_compiled
@@ -190,3 +191,66 @@ def test_large_boards_hash_weights_are_let_go_after_their_solutions_are_recorded
     # The archive's buffer (room for 4 boards), not the weights (8 bytes a gene) besides.
     assert held - before < 4 * narrow[0].nbytes + n
     assert np.array_equal(row_hashes(narrow, hash_weights(n)), row_hashes(boards))
+
+
+@settings(max_examples=80, deadline=None)
+@given(
+    couples=st.integers(1, 4),
+    n=st.integers(1, 300),
+    same=st.booleans(),
+    seed=st.integers(0, 2**32 - 1),
+    narrow=st.booleans(),
+)
+def test_couples_crossed_in_place_are_the_compiled_cycle_children(
+    couples: int, n: int, same: bool, seed: int, narrow: bool
+) -> None:
+    rng = np.random.default_rng(seed)
+    first = PERMUTATION.random_population(couples, n, rng)
+    second = first.copy() if same else PERMUTATION.random_population(couples, n, rng)
+    if narrow:
+        first, second = first.astype(np.int32), second.astype(np.int32)
+    crossing = np.flatnonzero(rng.random(couples) < 0.7)
+    one, two = compiled_cycle_crossover(first[crossing], second[crossing])
+    together = np.stack([first, second], axis=1)
+    cycle_crossover_in_place(together, crossing)
+    assert np.array_equal(together[crossing, 0], one)
+    assert np.array_equal(together[crossing, 1], two)
+    kept = np.setdiff1d(np.arange(couples), crossing)
+    assert np.array_equal(together[kept, 0], first[kept])
+    assert np.array_equal(together[kept, 1], second[kept])
+
+
+def test_a_large_couple_crosses_in_place_in_5_bytes_a_position() -> None:
+    n = 4 * LARGE_BOARD
+    rng = np.random.default_rng(2)
+    together = np.stack([rng.permutation(n), rng.permutation(n)]).astype(np.int32)[None]
+    tracemalloc.start()
+    try:
+        cycle_crossover_in_place(together, np.array([0]))
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert peak <= 5 * n + 2**12  # copies in and out were 4 x 4 bytes a position, besides
+
+
+def _lineages(config: Any) -> list[Any]:
+    algorithm = GeneticAlgorithm(config)
+    return [(snapshot.population, snapshot.lineage) for snapshot in algorithm.step_many(3)]
+
+
+def test_children_crossed_in_place_have_the_lineage_of_kept_copies(monkeypatch: Any) -> None:
+    n = LARGE_BOARD + 7
+    config = PRESETS["memetic"].config(n, seed=0, stop_when_solved=False, generations=3)
+    config = config.replace(crossover_rate=1.0)
+    in_place = _lineages(config)
+    assert all(lineage.births.crossed_in_place for _, lineage in in_place)
+    monkeypatch.setattr("engine.algorithm.COMPILED_CYCLE_FROM", 2**40)
+    kept = _lineages(config)
+    assert not any(lineage.births.crossed_in_place for _, lineage in kept)
+    for (population, replayed), (kept_population, copied) in zip(in_place, kept, strict=True):
+        assert np.array_equal(population, kept_population)
+        assert np.array_equal(replayed.unmutated, copied.unmutated)
+        assert np.array_equal(replayed.flags, copied.flags)
+        made, noted = replayed.made_by_crossover, copied.made_by_crossover
+        assert len(made) == len(noted) == 2
+        assert all(np.array_equal(a, b) for a, b in zip(made, noted, strict=True))
