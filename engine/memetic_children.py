@@ -38,7 +38,14 @@ from engine.encodings import Encoding, Genomes
 from engine.fitness import FitnessShape, Scored, score_lines
 from engine.greedy_start import random_keys
 from engine.local_search import STALL_PASSES, LocalSearchSettings
-from engine.memetic_kernels import _move, _pushed, _swap_change, min_conflicts
+from engine.memetic_kernels import (
+    SCAN_AHEAD,
+    _move,
+    _pushed,
+    _swap_change,
+    ask_for_lines,
+    min_conflicts,
+)
 from engine.mutation import MutationSettings
 
 Rows = npt.NDArray[np.signedinteger[Any]]
@@ -69,6 +76,7 @@ def count_lines(genome: Rows, down: Counts, up: Counts, most: int) -> int:
     down[:] = 0
     up[:] = 0
     for column in range(n):
+        ask_for_lines(genome, down, up, column + SCAN_AHEAD)
         row = genome[column]
         on_down, on_up = row - column + n - 1, row + column
         if down[on_down] >= most or up[on_up] >= most:
@@ -88,6 +96,7 @@ def _picked_queen(genome: Rows, down: Counts, up: Counts, draw: float, queue: An
     n = genome.shape[0]
     attacked = 0
     for column in range(n):
+        ask_for_lines(genome, down, up, column + SCAN_AHEAD)
         row = genome[column]
         if down[row - column + n - 1] > 1 or up[row + column] > 1:
             queue = _pushed(queue, attacked, column)
