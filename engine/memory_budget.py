@@ -156,9 +156,10 @@ def memory_needs(config: ConfigFields) -> dict[str, tuple[int, str]]:
 def _searched_genes(config: ConfigFields, genes: int) -> tuple[int, str]:
     """The genes of a run whose children are searched one at a time, at their peak.
 
-    That is the larger of two moments: the survivors gathered (:data:`SEARCHED_COPIES_PER_GENE`
-    copies), and a crossover, one copy fewer (no survivors yet) with its temporaries, every
-    couple crossing. A greedy start's large boards have int32 genes (engine.greedy_start).
+    That is the larger of two moments: the solutions recorded at the generation's end
+    (:data:`SEARCHED_COPIES_PER_GENE` copies), and a crossover, one copy fewer (no solutions
+    yet) with its scratch, every couple crossing. A greedy start's large boards have int32
+    genes (engine.greedy_start).
     """
     n, children = config.n, config.children_per_generation
     width = 4 if config.greedy_start and n >= NARROW_GENES_FROM else 8
