@@ -19,6 +19,7 @@ import numpy as np
 from engine.compiled_paths import compiled_paths
 from engine.config import Config
 from engine.conflicts import BoardLines, BoolArray
+from engine.crossover import COMPILED_CYCLE_FROM
 from engine.diversity import unique_fraction
 from engine.encodings import ENCODINGS, Genomes
 from engine.fitness import (
@@ -38,6 +39,7 @@ from engine.run_state import RunState, as_lists, saved_values
 from engine.selection import SELECTIONS
 from engine.snapshot import GenerationStats, History, Snapshot, read_only
 from engine.solutions import KNOWN_TOTALS, SolutionArchive, rows_by_column
+from engine.survivor_rows import gathered_over_children
 from engine.survivors import SURVIVORS, threshold_acceptance
 from engine.termination import (
     AllFound,
@@ -277,22 +279,30 @@ class GeneticAlgorithm:
 
     def _children_slot(self, parents: Genomes, children: int) -> Genomes:
         """Rows ``P .. P + children`` of the scratch union, for the children of ``parents``
-        (in their dtype: large boards' genes are int32, see engine.greedy_start)."""
-        size = parents.shape[0]
+        (in their dtype: large boards' genes are int32, see engine.greedy_start). Large
+        boards' children get an array of their own, never kept: the survivors are written
+        over it (:meth:`_survivors`), and it becomes the next population."""
+        size, n = parents.shape
+        if n >= LARGE_BOARD:
+            return np.empty((children, n), dtype=parents.dtype)
         if self._union.shape[0] < size + children or self._union.dtype != parents.dtype:
             self._union = np.empty((size + children, self.config.n), dtype=parents.dtype)
         return self._union[size : size + children]
 
     def _survivors(self, parents: Genomes, children: Genomes, survivors: IntArray) -> Genomes:
-        """Rows ``survivors`` of ``[parents; children]``, as a new array.
+        """Rows ``survivors`` of ``[parents; children]``, as an array of their own.
 
-        Boards of :data:`LARGE_BOARD` queens or more are gathered row by row from where they
-        are: copying the parents into the union first held a fourth copy of the genes at the
-        run's peak (N = 10^7, P = 4: 160 MB). Smaller ones are gathered from the union at once.
+        Boards of :data:`LARGE_BOARD` queens or more are gathered from where they are, over
+        the children's rows when there are as many (:mod:`engine.survivor_rows`), else into a
+        new array: copying the parents into the union first held a fourth copy of the genes
+        at the run's peak (N = 10^7, P = 4: 160 MB), a new array a third. Smaller ones are
+        gathered from the union at once.
         """
         size, n = parents.shape
         if n < LARGE_BOARD:
             return self._joined(parents, children).take(survivors, axis=0)
+        if children.shape[0] == survivors.shape[0]:
+            return gathered_over_children(parents, children, survivors)
         population = np.empty((survivors.shape[0], n), dtype=parents.dtype)
         for row, survivor in enumerate(survivors.tolist()):
             population[row] = parents[survivor] if survivor < size else children[survivor - size]
@@ -416,7 +426,14 @@ class GeneticAlgorithm:
         # into a hidden temporary and copies that into ``out``.
         children = np.take(population, rows, axis=0, out=slot, mode="clip")
         known = conflicts.take(rows)
-        if crossing.size:
+        if crossing.size and config.crossover == "cycle" and config.n >= COMPILED_CYCLE_FROM:
+            # Large boards: the couples' copies become their children where they are.
+            from engine.cycle_kernel import cycle_crossover_in_place
+
+            births.note_crossed_in_place(self.rng)
+            cycle_crossover_in_place(children.reshape(-1, 2, children.shape[1]), crossing)
+            known.reshape(-1, 2)[crossing] = -1
+        elif crossing.size:
             # Couple k's two children are rows 2k and 2k + 1: as (couple, child, gene) views.
             couple_children = children.reshape(-1, 2, children.shape[1])
             crossed_one, crossed_two = births.cross(

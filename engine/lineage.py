@@ -97,6 +97,7 @@ class Births:
     wanted: int = 0
     generator: tuple[type[np.random.BitGenerator], Mapping[str, Any]] | None = None
     crossed: tuple[Genomes, ...] = ()
+    crossed_in_place: bool = False
     unique: BoolArray | None = None
     evaluated_fitness: FloatArray | None = None
     passed: BoolArray | None = None
@@ -130,6 +131,30 @@ class Births:
         made = CROSSOVERS[crossover](first, second, rng)
         self.crossed = made[: self.children_per_couple]
         return made
+
+    def note_crossed_in_place(self, rng: np.random.Generator) -> None:
+        """The children were crossed where they are, and then mutated there: their crossover
+        is not kept but made again when asked for (:meth:`made_by_crossover`), from the
+        generator's state noted here, before it draws."""
+        bit_generator = rng.bit_generator
+        self.generator = (type(bit_generator), bit_generator.state)
+        self.crossed, self.crossed_in_place = (), True
+
+    def made_by_crossover(self, previous: Genomes) -> tuple[Genomes, ...]:
+        """The crossed children as the crossover made them (see :meth:`cross`): the first
+        ones, and the second ones when a couple has two; made again from ``previous`` (the
+        parents' generation) when they were crossed in place."""
+        if not self.crossed_in_place or self.generator is None:
+            return self.crossed
+        kind, state = self.generator
+        bit_generator = kind()
+        bit_generator.state = state
+        first = previous.take(self.pairs[self.crossing, 0], axis=0)
+        second = previous.take(self.pairs[self.crossing, 1], axis=0)
+        made = CROSSOVERS[self.operators.crossover](
+            first, second, np.random.Generator(bit_generator)
+        )
+        return made[: self.children_per_couple]
 
     def note_unique(self, kept: BoolArray) -> None:
         """Which children were never seen before (the others were dropped)."""
@@ -204,6 +229,9 @@ class Unnoted(Births):
     ) -> tuple[Genomes, Genomes]:
         """The crossover of that name on the couples, nothing noted."""
         return CROSSOVERS[crossover](first, second, rng)
+
+    def note_crossed_in_place(self, rng: np.random.Generator) -> None:
+        """Nothing to note."""
 
     def note_unique(self, kept: BoolArray) -> None:
         """Nothing to note."""
@@ -309,6 +337,14 @@ class Lineage:
         """What the generation noted about its children, all of them, also those that did
         not get in (``None`` for generation 0)."""
         return self._births
+
+    @cached_property
+    def made_by_crossover(self) -> tuple[Genomes, ...]:
+        """The crossed children as the crossover made them, before the mutation
+        (:meth:`Births.made_by_crossover`; none for generation 0)."""
+        if self._births is None:
+            return ()
+        return self._births.made_by_crossover(self._previous)
 
     @property
     def previous(self) -> Genomes:
@@ -484,8 +520,11 @@ class Lineage:
         if crossed.shape[0]:
             births = self._births
             assert births is not None  # only children have a row among the crossed
+            made_by_crossover = self.made_by_crossover
             made_children = (
-                np.concatenate(births.crossed) if len(births.crossed) > 1 else (births.crossed[0])
+                np.concatenate(made_by_crossover)
+                if len(made_by_crossover) > 1
+                else made_by_crossover[0]
             )
             before[crossed] = made_children.take(made[crossed], axis=0)
         new = np.flatnonzero(origins.kinds[rows] == NEW)

@@ -45,16 +45,19 @@ CONFLICT_SHAPES: Final = frozenset({"pairs", "collisions", "linear", "parabolic"
 """Fitness shapes computed from the conflicts alone: with one of them, a child's line counts
 need not outlive the child (see :func:`compiled_children_apply`)."""
 
-SEARCHED_COPIES_PER_GENE: Final = 4
+SEARCHED_COPIES_PER_GENE: Final = 3
 """Copies of each gene of ``max(P, children)`` a run whose children are searched one at a
-time (:func:`compiled_children_apply`) holds at its peak: the population, the one before it
-(which the lineage holds), the children, the survivors gathered from them, and the solutions
-found, in the archive; not all at once (measured: 2.3 copies at P = 4, N = 3 x 10^6, besides
-the 32 bytes a column below)."""
+time (:func:`compiled_children_apply`) holds at its peak: the population before (which the
+lineage holds), the children, over which the survivors are written (:mod:`engine.survivor_rows`),
+and the solutions found, in the archive (measured at P = 4, N = 10^7: 2 copies while the children
+are searched, 3 when every child is a new solution)."""
 
-BYTES_PER_SEARCHED_COLUMN: Final = 24
-"""Memory such a run touches per column besides: the one pair of int32 line counts its
-children and boards share, and the weights of the 64-bit hashes."""
+BYTES_PER_SEARCHED_COLUMN: Final = 32
+"""Memory such a run touches per column besides: the one pair of int16 line counts its
+children and boards share (:mod:`engine.memetic_children`, 8 bytes), the weights of the 64-bit
+hashes (8, held for the run up to 2^20 genes), and the blocks the statistics and the solution
+archive work in (measured: a run's peak at N = 10^6 was 73 MB above the kernels, 25 MB over
+3 copies of its genes)."""
 
 
 class LocalSearchSettings(NamedTuple):

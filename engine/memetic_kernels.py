@@ -23,7 +23,7 @@ from typing import Any, Final
 import numpy as np
 import numpy.typing as npt
 
-from engine.compiled import compiled
+from engine.compiled import compiled, prefetch
 
 _GOLDEN: Final = np.uint64(0x9E3779B97F4A7C15)
 _MIX_1: Final = np.uint64(0xBF58476D1CE4E5B9)
@@ -90,6 +90,22 @@ def _unused_rows(used: Bits, n: int, count: int) -> Scratch:
     return pool
 
 
+LOOKAHEAD: Final = 16
+"""Draws the greedy start makes ahead of the one it uses (a power of two): their rows' bits
+are asked for early (:func:`engine.compiled.prefetch`), so that the cache misses of a large
+board overlap instead of coming one after the other."""
+
+
+@compiled
+def _next_draw(ahead: Bits, head: int, state: np.uint64) -> tuple[np.uint64, np.uint64, np.uint64]:
+    """The sequence's next draw, from slot ``head`` of the draws made ahead; the draw that
+    refills the slot (:data:`LOOKAHEAD` draws later in the sequence), and the state after it."""
+    draw = ahead[head]
+    state, fresh = next_random(state)
+    ahead[head] = fresh
+    return draw, fresh, state
+
+
 @compiled
 def greedy_fill(genome: Rows, key: np.uint64, tries: int) -> int:
     """Fill ``genome`` with a greedy permutation (see :mod:`engine.greedy_start`).
@@ -102,7 +118,10 @@ def greedy_fill(genome: Rows, key: np.uint64, tries: int) -> int:
     least a quarter of the rows are unused; then from a pool of the unused rows, where taking
     a row is one swap (Sosic and Gu's trick). Either way it is uniform over the unused rows.
     Rows and diagonals in use are bit sets: 5 bits per queen, which stay in the processor's
-    cache where arrays of counts would not, and the cache misses are the cost here.
+    cache where arrays of counts would not, and the cache misses are the cost here. On boards
+    whose bit sets do not fit the cache either, each draw is made :data:`LOOKAHEAD` draws
+    before it is used, and the bits (or the pool's entry) it will be checked in are prefetched
+    then: the same draws in the same order, the same board.
 
     Args:
         genome: ``(N,)``, overwritten.
@@ -117,23 +136,40 @@ def greedy_fill(genome: Rows, key: np.uint64, tries: int) -> int:
     pool = np.empty(0, dtype=np.int32)
     pooled = False
     taken = 0  # rows in use
+    ahead = np.empty(LOOKAHEAD, dtype=np.uint64)
     state = key
+    for slot in range(LOOKAHEAD):
+        state, ahead[slot] = next_random(state)
+    head = 0
+    half = LOOKAHEAD // 2
     for column in range(n):
         genome[column] = -1
         if not pooled and 4 * (n - taken) < n:
             pool, pooled = _unused_rows(used, n, n - taken), True
         for _ in range(tries):
             if pooled:
-                state, draw = next_random(state)
-                pick = below(draw, pool.shape[0] - (taken - (n - pool.shape[0])))
-                pick += taken - (n - pool.shape[0])
+                first = taken - (n - pool.shape[0])
+                draw, fresh, state = _next_draw(ahead, head, state)
+                head = (head + 1) & (LOOKAHEAD - 1)
+                pick = first + below(draw, pool.shape[0] - first)
                 row = int(pool[pick])
+                # The pool's entry of a draw to come, and the bits of one half as far ahead,
+                # whose entry was asked for then.
+                prefetch(pool, first + below(fresh, pool.shape[0] - first))
+                soon_draw = ahead[(head + half) & (LOOKAHEAD - 1)]
+                soon = int(pool[first + below(soon_draw, pool.shape[0] - first)])
+                prefetch(down, (soon - column + n - 1) >> 6)
+                prefetch(up, (soon + column) >> 6)
             else:
-                state, draw = next_random(state)
-                row = below(draw, n)
-                while _is_set(used, row):
-                    state, draw = next_random(state)
+                row = -1
+                while row < 0 or _is_set(used, row):
+                    draw, fresh, state = _next_draw(ahead, head, state)
+                    head = (head + 1) & (LOOKAHEAD - 1)
                     row = below(draw, n)
+                    coming = below(fresh, n)
+                    prefetch(used, coming >> 6)
+                    prefetch(down, (coming - column + n - 1) >> 6)
+                    prefetch(up, (coming + column) >> 6)
             if _is_set(down, row - column + n - 1) or _is_set(up, row + column):
                 continue
             _set(down, row - column + n - 1)
@@ -153,7 +189,8 @@ def greedy_fill(genome: Rows, key: np.uint64, tries: int) -> int:
     first = pool.shape[0] - left_open
     for column in range(n):
         if genome[column] < 0:
-            state, draw = next_random(state)
+            draw, fresh, state = _next_draw(ahead, head, state)
+            head = (head + 1) & (LOOKAHEAD - 1)
             pick = first + below(draw, pool.shape[0] - first)
             row = pool[pick]
             pool[pick] = pool[first]
@@ -161,6 +198,22 @@ def greedy_fill(genome: Rows, key: np.uint64, tries: int) -> int:
             first += 1
             genome[column] = row
     return int(left_open)
+
+
+SCAN_AHEAD: Final = 16
+"""Columns a scan over a board looks ahead: the line counts of the queen that many columns on
+are prefetched (:func:`ask_for_lines`), so that a large board's scans (10^8 queens: 400 MB of
+int16 counts, read at the queens' random rows) do not wait for one miss after another."""
+
+
+@compiled
+def ask_for_lines(genome: Rows, down: Counts, up: Counts, column: int) -> None:
+    """Prefetch the two line counts of the queen in ``column`` (none past the board's end)."""
+    n = genome.shape[0]
+    if column < n:
+        row = genome[column]
+        prefetch(down, row - column + n - 1)
+        prefetch(up, row + column)
 
 
 @compiled
@@ -286,6 +339,7 @@ def min_conflicts(
         size = kept
         if size == 0:
             for column in range(n):
+                ask_for_lines(genome, down, up, column + SCAN_AHEAD)
                 if _attacked(genome, down, up, column):
                     queue = _pushed(queue, size, column)
                     _set(queued, column)

@@ -51,9 +51,9 @@ CROSSOVER_BYTES_PER_CHILD_GENE: Final = 20
 (measured with tracemalloc: 17 for the cycle crossover, whose pointer doubling holds several
 int64 copies of the crossed couples)."""
 
-COMPILED_CYCLE_BYTES_PER_CHILD_GENE: Final = 12
-"""The same for the compiled cycle crossover of large boards (engine.cycle_kernel): a copy of
-the crossed children in, the children out, and 9 bytes a position of scratch per couple."""
+COMPILED_CYCLE_BYTES_PER_CHILD_GENE: Final = 3
+"""The same for the compiled cycle crossover of large boards, made where the children are
+(engine.cycle_kernel): an int32 inverse and a flag, 5 bytes a position per couple."""
 
 SEARCHED_BYTES_PER_CANDIDATE: Final = 8
 """Bytes a run whose children are searched one at a time draws per candidate move: one
@@ -156,9 +156,10 @@ def memory_needs(config: ConfigFields) -> dict[str, tuple[int, str]]:
 def _searched_genes(config: ConfigFields, genes: int) -> tuple[int, str]:
     """The genes of a run whose children are searched one at a time, at their peak.
 
-    That is the larger of two moments: the survivors gathered (:data:`SEARCHED_COPIES_PER_GENE`
-    copies), and a crossover, one copy fewer (no survivors yet) with its temporaries, every
-    couple crossing. A greedy start's large boards have int32 genes (engine.greedy_start).
+    That is the larger of two moments: the solutions recorded at the generation's end
+    (:data:`SEARCHED_COPIES_PER_GENE` copies), and a crossover, one copy fewer (no solutions
+    yet) with its scratch, every couple crossing. A greedy start's large boards have int32
+    genes (engine.greedy_start).
     """
     n, children = config.n, config.children_per_generation
     width = 4 if config.greedy_start and n >= NARROW_GENES_FROM else 8

@@ -109,7 +109,7 @@ _KEY_BLOCK: Final = 1 << 16
 """Columns whose terms :func:`class_keys` sums at once: its temporaries stay a few MB."""
 
 
-def class_keys(boards: Genomes) -> HashArray:
+def class_keys(boards: Genomes, weights: HashArray | None = None) -> HashArray:
     """``(K,)``: per board (rows by column, each a permutation), a key of its symmetry class.
 
     The key is the smallest of the :func:`engine.uniqueness.row_hashes` of the board's 8
@@ -122,30 +122,39 @@ def class_keys(boards: Genomes) -> HashArray:
     ``D = sum w[m - b[c]] c``, and ``m W - A``, ``m W - B``, ``m W - C``, ``m W - D``
 
     with ``W = sum w`` (the same for every image: each is a permutation), all modulo 2^64.
-    That is four dot products a board, in blocks of columns: a board of a hundred million
-    queens needs a few MB besides itself, where the images took eight copies of it.
+    That is four dot products a board, in blocks of columns, the last two over the rows: a board
+    of a hundred million queens needs its inverse (4 bytes a queen) besides itself, where the
+    images took eight copies of it.
+    ``weights``: :func:`engine.uniqueness.hash_weights` of ``N``, if the caller has them.
     """
     count, n = boards.shape
     if n == 0:
         return np.zeros(count, dtype=np.uint64)
-    weights = hash_weights(n)
+    if weights is None:
+        weights = hash_weights(n)
     reversed_weights = weights[::-1]  # sliced, never gathered from: a flipped view's take copies it
     # m W as a one-element array: numpy warns of a scalar product's wrap-around, not an array's.
     spread = np.full(1, weights.sum(dtype=np.uint64), dtype=np.uint64) * np.uint64(n - 1)
     keys = np.empty(count, dtype=np.uint64)
+    # C and D as sums over the rows, C = sum w[r] c(r), D = sum w[m - r] c(r), with c(r) the
+    # column of row r (the board's inverse, 4 bytes a queen): every sum then reads the weights
+    # in order, where gathering w[b[c]] read them at random (at N = 10^8, 800 MB of them).
+    columns_of_rows = np.empty(n, dtype=np.int32 if n < 2**31 else np.int64)
     for index in range(count):
         board = boards[index]
+        for start in range(0, n, _KEY_BLOCK):
+            stop = min(n, start + _KEY_BLOCK)
+            columns_of_rows[board[start:stop]] = np.arange(start, stop)
         sums = np.zeros(4, dtype=np.uint64)
         for start in range(0, n, _KEY_BLOCK):
             stop = min(n, start + _KEY_BLOCK)
-            rows = board[start:stop].astype(np.int64)
-            columns = np.arange(start, stop, dtype=np.uint64)
-            unsigned_rows = rows.view(np.uint64)
+            unsigned_rows = board[start:stop].astype(np.int64).view(np.uint64)
+            columns = columns_of_rows[start:stop].astype(np.int64).view(np.uint64)
             block = (
                 weights[start:stop] @ unsigned_rows,
                 reversed_weights[start:stop] @ unsigned_rows,
-                weights.take(rows) @ columns,
-                weights.take((n - 1) - rows) @ columns,
+                weights[start:stop] @ columns,
+                reversed_weights[start:stop] @ columns,
             )
             sums += np.array(block, dtype=np.uint64)  # an array's sum wraps without a warning
         keys[index] = min(sums.min(), (spread - sums).min())
@@ -200,12 +209,16 @@ class SolutionArchive:
             boards, rows = boards[rows], None  # small boards: the images are 8 copies anyway
         if with_images:
             boards = symmetry_images(boards).reshape(-1, self.n)
+        # Drawn once for this call (large boards' are not cached), and let go before the
+        # solutions are copied: the weights and the copies are not held at once.
+        weights = hash_weights(self.n)
         if rows is None:
             rows = np.arange(boards.shape[0])
-            hashes = row_hashes(boards)
+            hashes = row_hashes(boards, weights)
         else:
             hashes = np.array(
-                [row_hashes(boards[row : row + 1])[0] for row in rows.tolist()], dtype=np.uint64
+                [row_hashes(boards[row : row + 1], weights)[0] for row in rows.tolist()],
+                dtype=np.uint64,
             )
         if rows.shape[0] == 0:
             return 0
@@ -213,6 +226,8 @@ class SolutionArchive:
         added = int(fresh.sum())
         if not added:
             return 0
+        keys = [class_keys(boards[row : row + 1], weights) for row in rows[fresh].tolist()]
+        del weights
         # The first solutions set the archive's dtype: large boards' int32 genes stay int32.
         dtype = self._buffer.dtype if self._count else boards.dtype
         if self._count + added > self._buffer.shape[0] or dtype != self._buffer.dtype:
@@ -222,7 +237,7 @@ class SolutionArchive:
         new = self._buffer[self._count : self._count + added]
         for slot, row in enumerate(rows[fresh].tolist()):  # a row at a time: no gathered copy
             new[slot] = boards[row]
-        self._classes.remember(class_keys(new))
+        self._classes.remember(np.concatenate(keys))
         self._count += added
         self._view = self._filled()
         return added

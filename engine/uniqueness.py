@@ -25,19 +25,34 @@ _HASH_SEED: Final = 0x5EED_0F_0_0EE45
 """Fixed, so that hashes (and the runs that depend on them) are the same everywhere."""
 
 
-@lru_cache(maxsize=8)
-def _weights(n: int) -> HashArray:
-    """The hash's odd 64-bit weights for genomes of ``n`` genes (cached: a run asks every
-    generation, and drawing them costs more than hashing a small population)."""
+CACHED_WEIGHTS_UP_TO: Final = 1 << 20
+"""Genomes of up to this many genes have their hash weights cached (8 MB at most). Larger ones
+are drawn at each call and let go after it: at N = 10^7 they were 80 MB held for the rest of the
+process, at the moment a memetic run's solutions are recorded beside its populations."""
+
+
+def _drawn_weights(n: int) -> HashArray:
+    """The hash's odd 64-bit weights for genomes of ``n`` genes."""
     draws = np.random.default_rng(_HASH_SEED).integers(1, 2**63, size=n)
     weights = np.asarray(draws, dtype=np.uint64) * np.uint64(2) + np.uint64(1)
     weights.flags.writeable = False
     return weights
 
 
+_cached_weights = lru_cache(maxsize=8)(_drawn_weights)
+"""Cached: a run asks every generation, and drawing them costs more than hashing a small
+population."""
+
+
+def _weights(n: int) -> HashArray:
+    """The hash's weights for ``n`` genes: cached up to :data:`CACHED_WEIGHTS_UP_TO`."""
+    return _cached_weights(n) if n <= CACHED_WEIGHTS_UP_TO else _drawn_weights(n)
+
+
 def hash_weights(n: int) -> HashArray:
-    """The weight of each of ``n`` positions in :func:`row_hashes` (read-only, cached): a caller
-    that changes a few genes can change a hash by their terms alone."""
+    """The weight of each of ``n`` positions in :func:`row_hashes` (read-only): a caller that
+    changes a few genes can change a hash by their terms alone. Large boards' are drawn anew
+    at each call (:data:`CACHED_WEIGHTS_UP_TO`): a caller hashing several times keeps them."""
     return _weights(n)
 
 
@@ -48,9 +63,13 @@ _EINSUM_GENES: Final = 8192
 """Batches of at least this many genes are hashed with einsum, smaller ones with matmul."""
 
 
-def row_hashes(genomes: Genomes) -> HashArray:
-    """A 64-bit hash per genome: ``sum(gene * w_position) mod 2**64``, one integer product."""
-    weights = _weights(genomes.shape[1])
+def row_hashes(genomes: Genomes, weights: HashArray | None = None) -> HashArray:
+    """A 64-bit hash per genome: ``sum(gene * w_position) mod 2**64``, one integer product.
+
+    ``weights``: :func:`hash_weights` of the genomes' length, if the caller has them.
+    """
+    if weights is None:
+        weights = _weights(genomes.shape[1])
     if genomes.dtype != np.int64:
         # Narrow genes (large boards' int32): the same sums, a block of columns at a time, so
         # that no int64 copy of the genomes is made (a board of 10^8 queens: 800 MB each).
@@ -204,10 +223,42 @@ class HashSet:
         return int(self._table.nbytes)
 
 
+_COMPARED_FROM: Final = 1 << 20
+"""Boards of this many genes or more, in populations of :data:`_MOST_COMPARED` or fewer, are
+told apart by comparing them (:func:`distinct_rows`), not by their hashes."""
+
+_MOST_COMPARED: Final = 16
+"""The largest population whose rows :func:`unique_fraction` compares pair by pair."""
+
+
+def distinct_rows(genomes: Genomes) -> int:
+    """How many distinct rows ``genomes`` has, told by comparing them a block at a time.
+
+    For a few large boards: the hashes' weights are 8 bytes a gene (cached, 80 MB for boards
+    of 10^7 queens, held for the rest of the run), where the pairs of a small population are
+    compared with a few blocks' temporaries, and almost always told apart by their first
+    block. The count is the one the hashes give but for a 64-bit collision.
+    """
+    size, n = genomes.shape
+    alike = [(first, second) for second in range(size) for first in range(second)]
+    for start in range(0, n, _NARROW_BLOCK):
+        if not alike:
+            break
+        stop = start + _NARROW_BLOCK
+        alike = [
+            (first, second)
+            for first, second in alike
+            if np.array_equal(genomes[first, start:stop], genomes[second, start:stop])
+        ]
+    return int(size) - len({second for _, second in alike})
+
+
 def unique_fraction(genomes: Genomes) -> float:
     """The fraction of distinct genomes in a population."""
     if genomes.shape[0] == 0:
         return 0.0
+    if genomes.shape[1] >= _COMPARED_FROM and genomes.shape[0] <= _MOST_COMPARED:
+        return float(distinct_rows(genomes) / genomes.shape[0])
     # A sort and a count, not np.unique: that one imports numpy.ma (~10 ms of every start-up).
     hashes = row_hashes(genomes)
     hashes.sort()

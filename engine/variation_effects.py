@@ -118,7 +118,7 @@ def unmutated_children(lineage: Lineage) -> Children:
     couples = np.arange(made, dtype=np.int64) // per_couple
     crossing = births.crossing.astype(np.int64)
     crossed_rows = []
-    for child, made_by_crossover in enumerate(births.crossed):
+    for child, made_by_crossover in enumerate(lineage.made_by_crossover):
         rows = crossing * per_couple + child
         inside = rows < made
         children[rows[inside]] = made_by_crossover[inside]
