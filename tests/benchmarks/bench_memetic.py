@@ -1,7 +1,9 @@
 """``make bench``: the memetic preset at large N, and the default GA at N = 4,096 and 16,384.
 
 Prints figures; asserts nothing. Each run is a fresh process (so its peak resident memory is
-its own) that builds the preset's GA for N and a seed, runs it to the end, and reports the
+its own) that builds the preset's GA for N and a seed, runs it to the end as ``queens solve``
+does (without lineage: a dashboard's or a recorded run keeps each generation's, and with it
+the generation before, one more copy of the population), and reports the
 seconds from construction (the greedy start and numba's import included) to the final
 snapshot, the process's CPU seconds (on a shared machine, wall time also counts the others'
 work), the generations, whether it solved, and its peak RSS (``ru_maxrss``) beside its RSS
@@ -75,7 +77,7 @@ def one_run(preset: str, n: int, seed: int) -> None:
         print(json.dumps({**figures, "refused": str(error)}))
         return
     started = time.perf_counter()
-    final = GeneticAlgorithm(config).run()
+    final = GeneticAlgorithm(config, lineage=False).run()  # as `queens solve` runs it
     seconds = time.perf_counter() - started
     usage = resource.getrusage(resource.RUSAGE_SELF)
     figures.update(
