@@ -366,3 +366,43 @@ async def test_at_80x24_the_inspected_childs_origin_leaves_room_for_its_attackin
         assert panel.size.height <= 8, panel.size
         assert any("crossed (pmx)" in line for line in seen), seen
         assert sum(" × " in line and "row,col" not in line for line in seen) >= 2, seen
+
+
+async def test_the_ancestry_board_colours_the_queens_from_the_parent_the_line_follows(
+    wait_for: WaitFor,
+) -> None:
+    from tui.dashboard.widgets import Board
+
+    live = generations(CROSSING, 5)
+    origin = origin_of(live[5], CHILD)
+    assert origin is not None and origin.kind == "crossed" and origin.moved > 0
+    main = 1 + next(number for number, parent in enumerate(origin.parents) if parent.main)
+    app = QueensApp(CROSSING, frozen_clock=True)
+    async with app.run_test(size=(100, 32)) as pilot:
+        for generation in range(1, 6):
+            await pilot.press("n")
+            await wait_for(
+                pilot, lambda g=generation: app.main_screen.run.latest.generation == g, "a step"
+            )
+        await inspect_by_index(pilot, CHILD)
+        await wait_for(pilot, lambda: inspected(app) is not None, "the child inspected")
+        screen = await open_ancestry(app, pilot, wait_for)
+        await pilot.pause()
+        position = screen.query_one("#ancestry-board", Board).position
+        assert position is not None and position.origins is not None
+        line = position.origins
+        # As the main screen's inspection says, as far as the line can tell: the queens from
+        # the main parent (the one followed) in its colour, the rest (the other parent's, the
+        # moved ones) plain.
+        from_main = (origin.queens == main) | (origin.queens == FROM_BOTH)
+        assert np.array_equal(line == main, from_main)
+        assert not (line == MOVED).any()  # a crossed child's moves are not told apart
+        head = str(screen.query_one("#ancestry-head").render())
+        followed = origin.main_parent
+        assert followed is not None
+        assert f"board: {int(from_main.sum())} from #{followed.index}" in head
+        await pilot.press("p")  # the parent, a copy or a survivor: all its queens told
+        await pilot.pause()
+        position = screen.query_one("#ancestry-board", Board).position
+        assert position is not None and position.origins is not None
+        assert (position.origins != 0).all()

@@ -2,17 +2,20 @@
 
 One row per ancestor (a stretch of generations in which the line stayed in one place, a
 survivor of itself, is one row); up and down (or ``p`` toward the parents, ``d`` back toward the
-child) walk the line and the board shows the ancestor of the row; ``enter`` inspects it on the
-main screen. Above it: the run's answer to
+child) walk the line and the board shows the ancestor of the row, its queens coloured as the
+main screen colours an inspected individual's, as far as the line tells (:func:`line_origins`);
+``enter`` inspects it on the main screen. Above it: the run's answer to
 NetLogo's question, how often the best of generation X + 1 is the offspring of the best of
 generation X.
 """
 
 from __future__ import annotations
 
+import dataclasses
 from typing import ClassVar
 
 import numpy as np
+import numpy.typing as npt
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
@@ -22,6 +25,7 @@ from textual.widgets import DataTable, Footer, Static
 
 from tui.dashboard.ancestry import Line
 from tui.dashboard.board_pictures import Position
+from tui.dashboard.origin import FROM_FIRST, FROM_NEITHER, FROM_SECOND, MOVED, ORIGIN_COLOURS
 from tui.dashboard.widgets import Board
 from tui.lab.lineage import Ancestor, BestDescent
 
@@ -46,6 +50,27 @@ def line_rows(ancestors: list[Ancestor]) -> list[tuple[int, int]]:
     return rows
 
 
+def line_origins(child: Ancestor, parent: Ancestor | None) -> npt.NDArray[np.int8] | None:
+    """Each of ``child``'s queens by origin, from the line alone: a queen at the position it
+    has in ``parent`` (the parent the line follows) came from that parent (coloured as the
+    first or the second parent); for a copy, any other queen was moved by the mutation; for a
+    crossed child, any other came from the other parent or was moved: the line does not say
+    which (the main screen's inspection does), and it is left plain. ``None`` where the line
+    ends (a new individual)."""
+    if parent is None or child.followed is None:
+        return None
+    genome, before = np.asarray(child.genome), np.asarray(parent.genome)
+    if genome.shape != before.shape:
+        return None
+    first = not child.parents or child.parents[0] == child.followed
+    same = genome == before
+    queens = np.full(genome.shape[0], FROM_NEITHER, dtype=np.int8)
+    queens[same] = FROM_FIRST if first else FROM_SECOND
+    if len(child.parents) < 2:
+        queens[~same] = MOVED
+    return queens
+
+
 def descent_text(descent: BestDescent, top: int) -> str:
     """NetLogo's question, answered for the generations read: ``top`` and those before it."""
     if descent.generations == 0:
@@ -56,6 +81,24 @@ def descent_text(descent: BestDescent, top: int) -> str:
         f"{descent.generations:,} generations ({first:,}-{top:,}): {descent.share:.1%} "
         f"(bred, not carried over: {descent.bred_share:.1%})"
     )
+
+
+def origins_key(made: Ancestor, origins: npt.NDArray[np.int8] | None) -> Text:
+    """The board's colours, said in them: the queens from the parent the line follows, those
+    the mutation moved, and those the line cannot tell apart."""
+    key = Text()
+    if origins is None or made.followed is None:
+        return key
+    counts = np.bincount(origins, minlength=MOVED + 1)
+    code = FROM_FIRST if not made.parents or made.parents[0] == made.followed else FROM_SECOND
+    key.append("board: ")
+    key.append(f"{counts[code]} from #{made.followed}", style=f"bold {ORIGIN_COLOURS[code]}")
+    if counts[MOVED]:
+        key.append(", ")
+        key.append(f"{counts[MOVED]} moved*", style=f"bold {ORIGIN_COLOURS[MOVED]}")
+    if counts[FROM_NEITHER]:
+        key.append(f", {counts[FROM_NEITHER]} from #{made.other} or moved")
+    return key
 
 
 def _parents_text(ancestor: Ancestor) -> str:
@@ -122,6 +165,7 @@ class AncestryScreen(Screen[tuple[int, int] | None]):
         self.note = note
         self.ascii = ascii
         self.rows = line_rows(line.ancestors)
+        self._head = Text()  # the title and the descent: the board's key is added per row
 
     def compose(self) -> ComposeResult:
         """The title and the bests' descent, the line beside the board, the footer."""
@@ -139,6 +183,7 @@ class AncestryScreen(Screen[tuple[int, int] | None]):
         head.append(descent_text(line.descent, start.generation if start is not None else 0))
         if self.note:
             head.append(f"\n{self.note}", style="italic")
+        self._head = head
         yield Static(head, id="ancestry-head")
         with Horizontal(id="ancestry-body"):
             with Vertical(id="ancestry-table"):
@@ -178,9 +223,16 @@ class AncestryScreen(Screen[tuple[int, int] | None]):
         if not self.rows:
             return
         first, last = self.rows[max(0, min(row, len(self.rows) - 1))]
-        ancestor = self.line.ancestors[first]
+        ancestors = self.line.ancestors
+        ancestor = ancestors[first]
         genome = np.asarray(ancestor.genome, dtype=np.int64)
         position = Position.of(genome, self.n, self.encoding)
+        # The stretch's oldest generation is where its board was made (the rest kept it).
+        made = ancestors[last]
+        parent = ancestors[last + 1] if last + 1 < len(ancestors) else None
+        origins = line_origins(made, parent)
+        if origins is not None:
+            position = dataclasses.replace(position, origins=origins)
         board = self.query_one(Board)
         attacked = board.glyphs[1]
         caption = (
@@ -194,6 +246,12 @@ class AncestryScreen(Screen[tuple[int, int] | None]):
         if last > first:
             generations = f"gens {ancestor.generation:,}-{self.line.ancestors[last].generation:,}"
         board.border_title = f"#{ancestor.individual} of {generations}"
+        head = self._head.copy()
+        key = origins_key(made, origins)
+        if key:
+            head.append("\n")
+            head.append_text(key)
+        self.query_one("#ancestry-head", Static).update(head)
 
     def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
         """Enter on a row: inspect its ancestor on the main screen."""
