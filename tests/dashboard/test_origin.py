@@ -49,6 +49,15 @@ def inspected(app: QueensApp) -> tuple[int, int, np.ndarray] | None:
     return snapshot.generation, index, np.asarray(snapshot.population[index])
 
 
+async def step_to(app: QueensApp, pilot: object, wait_for: WaitFor, last: int) -> None:
+    """Step the run with ``n`` up to generation ``last``, one generation at a time."""
+    for generation in range(1, last + 1):
+        await pilot.press("n")  # type: ignore[attr-defined]
+        await wait_for(
+            pilot, lambda g=generation: app.main_screen.run.latest.generation == g, "a step"
+        )
+
+
 async def inspect_by_index(pilot: object, index: int) -> None:
     """Sort the table by index and press enter on row ``index``."""
     await pilot.press("t", "o", "o", "home", *["down"] * index, "enter")  # type: ignore[attr-defined]
@@ -101,11 +110,7 @@ async def test_p_shows_the_parent_in_the_generation_before_and_d_comes_back(
     assert lineage is not None
     app = QueensApp(CROSSING, frozen_clock=True)
     async with app.run_test(size=(100, 32)) as pilot:
-        for generation in range(1, 6):
-            await pilot.press("n")
-            await wait_for(
-                pilot, lambda g=generation: app.main_screen.run.latest.generation == g, "a step"
-            )
+        await step_to(app, pilot, wait_for, 5)
         await inspect_by_index(pilot, CHILD)
         await wait_for(pilot, lambda: inspected(app) is not None, "the child inspected")
         child = app.main_screen.run.inspected
@@ -350,11 +355,7 @@ async def test_at_80x24_the_inspected_childs_origin_leaves_room_for_its_attackin
     )
     app = QueensApp(config, frozen_clock=True)
     async with app.run_test(size=(80, 24)) as pilot:
-        for generation in range(1, 6):
-            await pilot.press("n")
-            await wait_for(
-                pilot, lambda g=generation: app.main_screen.run.latest.generation == g, "a step"
-            )
+        await step_to(app, pilot, wait_for, 5)
         await inspect_by_index(pilot, child)
         await wait_for(pilot, lambda: inspected(app) is not None, "the child inspected")
         await pilot.pause()
@@ -379,11 +380,7 @@ async def test_the_ancestry_board_colours_the_queens_from_the_parent_the_line_fo
     main = 1 + next(number for number, parent in enumerate(origin.parents) if parent.main)
     app = QueensApp(CROSSING, frozen_clock=True)
     async with app.run_test(size=(100, 32)) as pilot:
-        for generation in range(1, 6):
-            await pilot.press("n")
-            await wait_for(
-                pilot, lambda g=generation: app.main_screen.run.latest.generation == g, "a step"
-            )
+        await step_to(app, pilot, wait_for, 5)
         await inspect_by_index(pilot, CHILD)
         await wait_for(pilot, lambda: inspected(app) is not None, "the child inspected")
         screen = await open_ancestry(app, pilot, wait_for)
