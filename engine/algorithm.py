@@ -16,6 +16,7 @@ from typing import Any, Final
 
 import numpy as np
 
+from engine.births import UNNOTED, Births
 from engine.compiled_paths import compiled_paths
 from engine.config import Config
 from engine.conflicts import BoardLines, BoolArray
@@ -32,7 +33,7 @@ from engine.fitness import (
     score_lines,
 )
 from engine.greedy_start import greedy_population
-from engine.lineage import UNNOTED, Births, Operators
+from engine.lineage import Operators
 from engine.local_search import LocalSearchSettings, improve_children
 from engine.mutation import COUNTED_MUTATIONS, MUTATIONS, MutationSettings
 from engine.run_state import RunState, as_lists, saved_values

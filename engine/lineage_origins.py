@@ -1,6 +1,6 @@
 """Each individual's origin in one generation: its parents in the generation before and its kind.
 
-Worked out from what the generation noted (:class:`~engine.lineage.Births`). Survivor selection
+Worked out from what the generation noted (:class:`~engine.births.Births`). Survivor selection
 picked each individual from the union ``[parents; children that remained]``: two small tables
 over that union (each row's first parent: a parent is its own, a child its couple's head; each
 row's kind) gathered at the survivors' indices give everyone's first parent and kind at once.
@@ -32,7 +32,7 @@ CROSSED: Final = 3
 
 
 class NotedBirths(Protocol):
-    """What :func:`origins_of` reads of a generation's :class:`~engine.lineage.Births`."""
+    """What :func:`origins_of` reads of a generation's :class:`~engine.births.Births`."""
 
     pairs: IntArray
     crossing: IntArray

@@ -19,6 +19,7 @@ from typing import NamedTuple
 import numpy as np
 import numpy.typing as npt
 
+from engine.births import Births
 from engine.config import Config
 from engine.encodings import Genomes, random_integers
 from engine.fitness import (
@@ -28,7 +29,6 @@ from engine.fitness import (
     Scored,
     score_conflicts,
 )
-from engine.lineage import Births
 from engine.row_lines import (
     HASH_BLOCK,
     Moves,
