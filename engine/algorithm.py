@@ -39,42 +39,13 @@ from engine.mutation import COUNTED_MUTATIONS, MUTATIONS, MutationSettings
 from engine.run_state import RunState, as_lists, saved_values
 from engine.selection import SELECTIONS
 from engine.snapshot import GenerationStats, History, Snapshot, read_only
-from engine.solutions import KNOWN_TOTALS, SolutionArchive, rows_by_column
+from engine.solutions import SolutionArchive, rows_by_column
 from engine.survivor_rows import gathered_over_children
 from engine.survivors import SURVIVORS, threshold_acceptance
-from engine.termination import (
-    AllFound,
-    MaxEvaluations,
-    MaxGenerations,
-    RunProgress,
-    Solved,
-    Stagnation,
-    StopRule,
-    TimeLimit,
-    first_reason,
-)
+from engine.termination import RunProgress, first_reason, stop_rules
 from engine.tracked_generation import tracked_generation, tracks
 from engine.tracked_population import TrackedPopulation
 from engine.uniqueness import HashSet, row_hashes
-
-
-def stop_rules(config: Config) -> tuple[StopRule, ...]:
-    """The stop rules a config asks for, solved first."""
-    rules: list[StopRule] = []
-    if config.stop_when_solved:
-        rules.append(Solved())
-    if config.generations is not None:
-        rules.append(MaxGenerations(config.generations))
-    if config.max_evals is not None:
-        rules.append(MaxEvaluations(config.max_evals))
-    if config.time_limit is not None:
-        rules.append(TimeLimit(config.time_limit))
-    if config.stagnation is not None:
-        rules.append(Stagnation(config.stagnation))
-    if config.harvest and config.n in KNOWN_TOTALS:
-        rules.append(AllFound(KNOWN_TOTALS[config.n][0]))
-    return tuple(rules)
-
 
 KEPT_SCRATCH_BYTES: Final = 32 * 2**20
 """Scratch arrays (the union of parents and children, the line counts) up to this size are kept

@@ -10,7 +10,12 @@ Two rules are equal when they are of the same kind with the same limit.
 
 from __future__ import annotations
 
-from typing import ClassVar, Final, NamedTuple, Protocol
+from typing import TYPE_CHECKING, ClassVar, Final, NamedTuple, Protocol
+
+from engine.solutions import KNOWN_TOTALS
+
+if TYPE_CHECKING:
+    from engine.config import Config
 
 SOLVED: Final = "solved"
 MAX_GENERATIONS: Final = "max-generations"
@@ -148,3 +153,21 @@ def first_reason(rules: tuple[StopRule, ...], progress: RunProgress) -> str | No
         if reason is not None:
             return reason
     return None
+
+
+def stop_rules(config: Config) -> tuple[StopRule, ...]:
+    """The stop rules a config asks for, solved first."""
+    rules: list[StopRule] = []
+    if config.stop_when_solved:
+        rules.append(Solved())
+    if config.generations is not None:
+        rules.append(MaxGenerations(config.generations))
+    if config.max_evals is not None:
+        rules.append(MaxEvaluations(config.max_evals))
+    if config.time_limit is not None:
+        rules.append(TimeLimit(config.time_limit))
+    if config.stagnation is not None:
+        rules.append(Stagnation(config.stagnation))
+    if config.harvest and config.n in KNOWN_TOTALS:
+        rules.append(AllFound(KNOWN_TOTALS[config.n][0]))
+    return tuple(rules)
