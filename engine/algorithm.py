@@ -432,6 +432,10 @@ class GeneticAlgorithm:
         solved = unrecorded.nonzero()[0]
         if solved.size == 0:
             return population, scored
+        if not self.config.harvest:
+            # Published as it is, never written again: the archive may keep large solved rows
+            # where they are (see SolutionArchive).
+            read_only(population)
         self.solutions.record(
             rows_by_column(population, self.config.n, self.encoding),
             rows=solved,

@@ -49,8 +49,9 @@ SEARCHED_COPIES_PER_GENE: Final = 3
 """Copies of each gene of ``max(P, children)`` a run whose children are searched one at a
 time (:func:`compiled_children_apply`) holds at its peak: the population before (which the
 lineage holds), the children, over which the survivors are written (:mod:`engine.survivor_rows`),
-and the solutions found, in the archive (measured at P = 4, N = 10^7: 2 copies while the children
-are searched, 3 when every child is a new solution)."""
+and the solutions found, in the archive (measured at P = 4, N = 10^7: 2 copies, the archive
+keeping solved rows where the population has them; 3 where it must copy them, solved rows
+not evenly spaced in the population)."""
 
 BYTES_PER_SEARCHED_COLUMN: Final = 32
 """Memory such a run touches per column besides: the one pair of int16 line counts its

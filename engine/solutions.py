@@ -13,7 +13,7 @@ import numpy as np
 import numpy.typing as npt
 
 from engine.encodings import Encoding, Genomes
-from engine.uniqueness import HashArray, HashSet, hash_weights, row_hashes
+from engine.uniqueness import HashArray, HashSet, row_hashes, weight_blocks
 
 KNOWN_TOTALS: Final[dict[int, tuple[int, int]]] = {
     1: (1, 1),
@@ -130,33 +130,33 @@ def class_keys(boards: Genomes, weights: HashArray | None = None) -> HashArray:
     count, n = boards.shape
     if n == 0:
         return np.zeros(count, dtype=np.uint64)
-    if weights is None:
-        weights = hash_weights(n)
-    reversed_weights = weights[::-1]  # sliced, never gathered from: a flipped view's take copies it
-    # m W as a one-element array: numpy warns of a scalar product's wrap-around, not an array's.
-    spread = np.full(1, weights.sum(dtype=np.uint64), dtype=np.uint64) * np.uint64(n - 1)
     keys = np.empty(count, dtype=np.uint64)
     # C and D as sums over the rows, C = sum w[r] c(r), D = sum w[m - r] c(r), with c(r) the
     # column of row r (the board's inverse, 4 bytes a queen): every sum then reads the weights
-    # in order, where gathering w[b[c]] read them at random (at N = 10^8, 800 MB of them).
+    # in order, where gathering w[b[c]] read them at random (at N = 10^8, 800 MB of them). B and
+    # D read the board backwards instead of the weights (B = sum w[k] b[m - k]), so the weights
+    # come a block at a time, in order: large boards' are drawn so and never held whole.
     columns_of_rows = np.empty(n, dtype=np.int32 if n < 2**31 else np.int64)
     for index in range(count):
         board = boards[index]
         for start in range(0, n, _KEY_BLOCK):
             stop = min(n, start + _KEY_BLOCK)
             columns_of_rows[board[start:stop]] = np.arange(start, stop)
+        backwards_board, backwards_columns = board[::-1], columns_of_rows[::-1]
         sums = np.zeros(4, dtype=np.uint64)
-        for start in range(0, n, _KEY_BLOCK):
-            stop = min(n, start + _KEY_BLOCK)
-            unsigned_rows = board[start:stop].astype(np.int64).view(np.uint64)
-            columns = columns_of_rows[start:stop].astype(np.int64).view(np.uint64)
-            block = (
-                weights[start:stop] @ unsigned_rows,
-                reversed_weights[start:stop] @ unsigned_rows,
-                weights[start:stop] @ columns,
-                reversed_weights[start:stop] @ columns,
+        total = np.zeros(1, dtype=np.uint64)  # W, as an array: its sum wraps without a warning
+        for start, block_weights in weight_blocks(n, weights):
+            stop = start + block_weights.shape[0]
+            terms = (
+                board[start:stop],
+                backwards_board[start:stop],
+                columns_of_rows[start:stop],
+                backwards_columns[start:stop],
             )
-            sums += np.array(block, dtype=np.uint64)  # an array's sum wraps without a warning
+            block = [block_weights @ term.astype(np.int64).view(np.uint64) for term in terms]
+            sums += np.array(block, dtype=np.uint64)
+            total += block_weights.sum(dtype=np.uint64)
+        spread = total * np.uint64(n - 1)  # m W
         keys[index] = min(sums.min(), (spread - sums).min())
     return keys
 
@@ -164,12 +164,29 @@ def class_keys(boards: Genomes, weights: HashArray | None = None) -> HashArray:
 _FIRST_BUFFER_BYTES: Final = 32 * 2**20
 """The most memory an archive sets aside before its first solution."""
 
+SHARED_ROW_BYTES: Final = 2**20
+"""Solutions at least this large are kept as a view of a published population, not copied."""
+
+
+def _evenly_spaced(rows: npt.NDArray[np.intp]) -> slice | None:
+    """``rows`` as a slice when they are increasing and evenly spaced, else ``None``."""
+    if rows.shape[0] == 1:
+        return slice(int(rows[0]), int(rows[0]) + 1)
+    steps = np.diff(rows)
+    if steps[0] <= 0 or (steps != steps[0]).any():
+        return None
+    return slice(int(rows[0]), int(rows[-1]) + 1, int(steps[0]))
+
 
 class SolutionArchive:
     """The distinct solutions met so far, in the order they were found.
 
     Boards live in a buffer that grows by doubling; :attr:`boards` is a read-only view of
-    its filled part, which is never written again, so published views stay valid.
+    its filled part, which is never written again, so published views stay valid. The first
+    solutions of large boards (a row of :data:`SHARED_ROW_BYTES` or more) found in a read-only
+    population, which its publisher never writes again, are kept as a view of it rather than
+    copied: a run of ten million queens that solves its 4 boards at once holds them once, not
+    twice (160 MB). A later solution copies them into a buffer of the archive's own.
     """
 
     def __init__(self, n: int) -> None:
@@ -200,8 +217,9 @@ class SolutionArchive:
         Args:
             boards: ``(K, N)`` solutions, or boards some of which are (see ``rows``).
             rows: The rows of ``boards`` that are solutions (``None``: all of them). They are
-                read where they are, hashed one by one and copied once, into the archive: a
-                population's solved rows at N = 10^7 are 80 MB each.
+                read where they are (hashed a block of columns at a time) and copied once into
+                the archive, or, large rows of a read-only population, kept where they are: a
+                population's solved rows at N = 10^7 are 40 MB each.
             with_images: Also add the 8 rotations and reflections of each solution: they are
                 solutions too, so a search for all of them need not meet each one.
         """
@@ -209,25 +227,39 @@ class SolutionArchive:
             boards, rows = boards[rows], None  # small boards: the images are 8 copies anyway
         if with_images:
             boards = symmetry_images(boards).reshape(-1, self.n)
-        # Drawn once for this call (large boards' are not cached), and let go before the
-        # solutions are copied: the weights and the copies are not held at once.
-        weights = hash_weights(self.n)
+        # Large boards' hash weights come a block at a time (weight_blocks): never held whole
+        # beside the populations and these solutions.
         if rows is None:
             rows = np.arange(boards.shape[0])
-            hashes = row_hashes(boards, weights)
+            hashes = row_hashes(boards)
         else:
-            hashes = np.array(
-                [row_hashes(boards[row : row + 1], weights)[0] for row in rows.tolist()],
-                dtype=np.uint64,
-            )
+            hashes = row_hashes(boards, rows=rows)
         if rows.shape[0] == 0:
             return 0
         fresh = self._hashes.remember(hashes)
         added = int(fresh.sum())
         if not added:
             return 0
-        keys = [class_keys(boards[row : row + 1], weights) for row in rows[fresh].tolist()]
-        del weights
+        chosen = rows[fresh]
+        keys = [class_keys(boards[row : row + 1]) for row in chosen.tolist()]
+        spaced = _evenly_spaced(chosen)
+        if (
+            not self._count
+            and not boards.flags.writeable
+            and boards.itemsize * self.n >= SHARED_ROW_BYTES
+            and spaced is not None
+        ):
+            self._buffer = boards[spaced]
+        else:
+            self._copy(boards, chosen)
+        self._classes.remember(np.concatenate(keys))
+        self._count += added
+        self._view = self._filled()
+        return added
+
+    def _copy(self, boards: Genomes, rows: npt.NDArray[np.intp]) -> None:
+        """Copy ``boards``' ``rows`` after the filled part of the buffer, growing it if need be."""
+        added = rows.shape[0]
         # The first solutions set the archive's dtype: large boards' int32 genes stay int32.
         dtype = self._buffer.dtype if self._count else boards.dtype
         if self._count + added > self._buffer.shape[0] or dtype != self._buffer.dtype:
@@ -235,12 +267,8 @@ class SolutionArchive:
             grown[: self._count] = self._buffer[: self._count]
             self._buffer = grown
         new = self._buffer[self._count : self._count + added]
-        for slot, row in enumerate(rows[fresh].tolist()):  # a row at a time: no gathered copy
+        for slot, row in enumerate(rows.tolist()):  # a row at a time: no gathered copy
             new[slot] = boards[row]
-        self._classes.remember(np.concatenate(keys))
-        self._count += added
-        self._view = self._filled()
-        return added
 
     @property
     def boards(self) -> Genomes:

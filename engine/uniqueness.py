@@ -10,6 +10,7 @@ everything seen so far).
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from functools import lru_cache
 from typing import Final
 
@@ -27,14 +28,38 @@ _HASH_SEED: Final = 0x5EED_0F_0_0EE45
 
 CACHED_WEIGHTS_UP_TO: Final = 1 << 20
 """Genomes of up to this many genes have their hash weights cached (8 MB at most). Larger ones
-are drawn at each call and let go after it: at N = 10^7 they were 80 MB held for the rest of the
-process, at the moment a memetic run's solutions are recorded beside its populations."""
+are drawn at each call and let go after it, or drawn a block at a time and never held whole
+(:func:`weight_blocks`): at N = 10^7 they are 80 MB, at the moment a memetic run's solutions are
+recorded beside its populations."""
+
+WEIGHT_BLOCK: Final = 1 << 16
+"""Positions whose weights :func:`weight_blocks` gives at once (512 KB of them)."""
+
+
+def _odd(draws: npt.NDArray[np.int64]) -> HashArray:
+    """Draws in ``[1, 2**63)`` made odd 64-bit weights, ``2 d + 1``, in place over the draws
+    (positive, so the same bits as unsigned)."""
+    weights: HashArray = draws.view(np.uint64)
+    weights *= np.uint64(2)
+    weights += np.uint64(1)
+    return weights
+
+
+def _drawn_blocks(n: int) -> Iterator[tuple[int, HashArray]]:
+    """The weights of ``n`` positions drawn a block at a time: the same numbers as drawn at
+    once (each 64-bit integer takes its own draws from the generator, none buffered between
+    calls), and faster, the draws staying in the processor's cache."""
+    generator = np.random.default_rng(_HASH_SEED)
+    for start in range(0, n, WEIGHT_BLOCK):
+        size = min(WEIGHT_BLOCK, n - start)
+        yield start, _odd(generator.integers(1, 2**63, size=size))
 
 
 def _drawn_weights(n: int) -> HashArray:
     """The hash's odd 64-bit weights for genomes of ``n`` genes."""
-    draws = np.random.default_rng(_HASH_SEED).integers(1, 2**63, size=n)
-    weights = np.asarray(draws, dtype=np.uint64) * np.uint64(2) + np.uint64(1)
+    weights = np.empty(n, dtype=np.uint64)
+    for start, block in _drawn_blocks(n):
+        weights[start : start + block.shape[0]] = block
     weights.flags.writeable = False
     return weights
 
@@ -56,28 +81,46 @@ def hash_weights(n: int) -> HashArray:
     return _weights(n)
 
 
-_NARROW_BLOCK: Final = 1 << 16
-"""Columns of narrow genes hashed at once (see row_hashes)."""
+def weight_blocks(n: int, weights: HashArray | None = None) -> Iterator[tuple[int, HashArray]]:
+    """``(start, w[start : start + WEIGHT_BLOCK])`` over the ``n`` positions, in order: slices of
+    ``weights`` (the caller's, or cached ones), or large boards' drawn block by block, so that
+    their 8 bytes a position are never held at once."""
+    if weights is None and n > CACHED_WEIGHTS_UP_TO:
+        yield from _drawn_blocks(n)
+        return
+    if weights is None:
+        weights = _cached_weights(n)
+    for start in range(0, n, WEIGHT_BLOCK):
+        yield start, weights[start : start + WEIGHT_BLOCK]
+
 
 _EINSUM_GENES: Final = 8192
 """Batches of at least this many genes are hashed with einsum, smaller ones with matmul."""
 
 
-def row_hashes(genomes: Genomes, weights: HashArray | None = None) -> HashArray:
+def row_hashes(
+    genomes: Genomes, weights: HashArray | None = None, rows: npt.NDArray[np.intp] | None = None
+) -> HashArray:
     """A 64-bit hash per genome: ``sum(gene * w_position) mod 2**64``, one integer product.
 
     ``weights``: :func:`hash_weights` of the genomes' length, if the caller has them.
+    ``rows``: hash only these rows (in this order), read where they are.
     """
-    if weights is None:
-        weights = _weights(genomes.shape[1])
+    if rows is not None and genomes.dtype == np.int64:
+        return row_hashes(genomes[rows], weights)  # small boards: the gathered copy is small
     if genomes.dtype != np.int64:
         # Narrow genes (large boards' int32): the same sums, a block of columns at a time, so
-        # that no int64 copy of the genomes is made (a board of 10^8 queens: 800 MB each).
-        total = np.zeros(genomes.shape[0], dtype=np.uint64)
-        for start in range(0, genomes.shape[1], _NARROW_BLOCK):
-            block = genomes[:, start : start + _NARROW_BLOCK].astype(np.int64).view(np.uint64)
-            total += block @ weights[start : start + _NARROW_BLOCK]  # wraps modulo 2**64
+        # that no int64 copy of the genomes is made (a board of 10^8 queens: 800 MB each), nor
+        # of large boards' weights (weight_blocks).
+        chosen = slice(None) if rows is None else rows
+        total = np.zeros(genomes.shape[0] if rows is None else rows.shape[0], dtype=np.uint64)
+        for start, block_weights in weight_blocks(genomes.shape[1], weights):
+            columns = slice(start, start + block_weights.shape[0])
+            block = genomes[chosen, columns].astype(np.int64).view(np.uint64)
+            total += block @ block_weights  # wraps modulo 2**64
         return total
+    if weights is None:
+        weights = _weights(genomes.shape[1])
     # Genes are non-negative int64, so viewing them as uint64 is exact and costs no copy.
     unsigned = np.ascontiguousarray(genomes, dtype=np.int64).view(np.uint64)
     if unsigned.size < _EINSUM_GENES:
@@ -241,10 +284,10 @@ def distinct_rows(genomes: Genomes) -> int:
     """
     size, n = genomes.shape
     alike = [(first, second) for second in range(size) for first in range(second)]
-    for start in range(0, n, _NARROW_BLOCK):
+    for start in range(0, n, WEIGHT_BLOCK):
         if not alike:
             break
-        stop = start + _NARROW_BLOCK
+        stop = start + WEIGHT_BLOCK
         alike = [
             (first, second)
             for first, second in alike

@@ -26,14 +26,17 @@ from engine.local_search import LocalSearchSettings
 from engine.memetic_children import improve_children_compiled
 from engine.mutation import MutationSettings
 from engine.presets import PRESETS
-from engine.solutions import SolutionArchive, class_keys
+from engine.snapshot import read_only
+from engine.solutions import SHARED_ROW_BYTES, SolutionArchive, class_keys, symmetry_images
 from engine.survivor_rows import BLOCK_COLUMNS, gathered_over_children
 from engine.uniqueness import (
     CACHED_WEIGHTS_UP_TO,
+    WEIGHT_BLOCK,
     distinct_rows,
     hash_weights,
     row_hashes,
     unique_fraction,
+    weight_blocks,
 )
 
 
@@ -191,6 +194,59 @@ def test_large_boards_hash_weights_are_let_go_after_their_solutions_are_recorded
     # The archive's buffer (room for 4 boards), not the weights (8 bytes a gene) besides.
     assert held - before < 4 * narrow[0].nbytes + n
     assert np.array_equal(row_hashes(narrow, hash_weights(n)), row_hashes(boards))
+
+
+def test_large_boards_weights_drawn_block_by_block_are_the_weights_drawn_at_once() -> None:
+    n = CACHED_WEIGHTS_UP_TO + 5
+    blocks = list(weight_blocks(n))
+    assert len(blocks) > 1 and max(block.shape[0] for _, block in blocks) == WEIGHT_BLOCK
+    assert np.array_equal(np.concatenate([block for _, block in blocks]), hash_weights(n))
+    assert [start for start, _ in blocks] == list(range(0, n, WEIGHT_BLOCK))
+
+
+def test_large_boards_class_keys_from_weight_blocks_are_the_smallest_image_hash() -> None:
+    n = CACHED_WEIGHTS_UP_TO + 5
+    board = np.random.default_rng(3).permutation(n).astype(np.int32)[None, :]
+    images = symmetry_images(board.astype(np.int64)).reshape(8, n)
+    assert class_keys(board)[0] == row_hashes(images, hash_weights(n)).min()
+
+
+def test_solutions_of_a_published_population_are_kept_where_they_are() -> None:
+    n = CACHED_WEIGHTS_UP_TO + 5  # weights drawn, not cached: what the archive holds is its own
+    assert 4 * n >= SHARED_ROW_BYTES
+    population = np.stack([np.random.default_rng(row).permutation(n) for row in range(4)])
+    population = read_only(population.astype(np.int32))
+    archive = SolutionArchive(n)
+    tracemalloc.start()
+    try:
+        before, _ = tracemalloc.get_traced_memory()
+        assert archive.record(population, rows=np.array([1, 3])) == 2
+        held, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert np.shares_memory(archive.boards, population)
+    assert np.array_equal(archive.boards, population[[1, 3]])
+    # Neither a copy of the two solutions (8 bytes a queen) nor the weights (8 more) besides:
+    # the one board's inverse (4) at most, while its class key is summed.
+    assert held - before < n and peak - before < 6 * n
+    # A later solution moves them into the archive's own buffer, unchanged.
+    assert archive.record(population, rows=np.array([0])) == 1
+    assert not np.shares_memory(archive.boards, population)
+    assert np.array_equal(archive.boards, population[[1, 3, 0]])
+
+
+def test_solutions_of_rows_that_may_change_are_copied() -> None:
+    n = SHARED_ROW_BYTES // 4 + 3
+    population = np.stack([np.random.default_rng(row).permutation(n) for row in range(3)])
+    writable = population.astype(np.int32)
+    archive = SolutionArchive(n)
+    assert archive.record(writable, rows=np.array([0, 2])) == 2
+    assert not np.shares_memory(archive.boards, writable)
+    scattered = read_only(writable.copy())
+    other = SolutionArchive(n)
+    assert other.record(scattered, rows=np.array([2, 0])) == 2  # not in order: not one slice
+    assert not np.shares_memory(other.boards, scattered)
+    assert np.array_equal(other.boards, scattered[[2, 0]])
 
 
 @settings(max_examples=80, deadline=None)
