@@ -106,8 +106,10 @@ def run_in_process(
     return figures
 
 
-def _line(label: str, runs: list[dict[str, Any]], n: int) -> str:
-    """One printed line: medians (and maxima) of the runs, and the target for ``n``."""
+def _line(label: str, runs: list[dict[str, Any]], n: int, floor_gb: float | None = None) -> str:
+    """One printed line: medians (and maxima) of the runs, and the target for ``n``; with
+    ``floor_gb`` (what numba and its kernels cost a run), the memory per million queens above
+    it too."""
     refused = [r["refused"] for r in runs if "refused" in r]
     if refused:
         return f"   {label}: refused: {refused[0]}"
@@ -128,6 +130,11 @@ def _line(label: str, runs: list[dict[str, Any]], n: int) -> str:
         f"{statistics.median(rss):.3f} GB max {max(rss):.3f} GB, the run's own "
         f"{statistics.median(own):.3f} GB"
         + (f" = {per_million:.0f} MB per million queens" if n >= 10**6 else "")
+        + (
+            f" ({(statistics.median(own) - floor_gb) / n * 1e9:.0f} MB per million above the floor)"
+            if n >= 10**6 and floor_gb is not None
+            else ""
+        )
         + "; load "
         f"{statistics.median(r['load'] for r in runs):.1f}{target}"
     )
@@ -147,16 +154,17 @@ def memetic(sizes: tuple[int, ...], huge: bool) -> None:
         # twice: small boards have int64 genes, whose kernels the first run compiles).
         run_in_process("memetic", FLOOR_N, SEEDS[0], environment)
         floor = run_in_process("memetic", FLOOR_N, SEEDS[0], environment)
+        floor_gb = floor["rss_gb"] - floor["before_gb"]
         print(
             f"   the floor (N = {FLOOR_N:,}: numba and its kernels): CPU {floor['cpu']:.2f} s, "
-            f"the run's own {floor['rss_gb'] - floor['before_gb']:.3f} GB"
+            f"the run's own {floor_gb:.3f} GB"
         )
         for n in sizes:
             runs = [run_in_process("memetic", n, s, environment) for s in SEEDS]
-            print(_line(f"cached kernels,           N = {n:>11,}", runs, n))
+            print(_line(f"cached kernels,           N = {n:>11,}", runs, n, floor_gb))
         if huge:
             runs = [run_in_process("memetic", HUGE, 0, environment)]
-            print(_line(f"cached kernels,           N = {HUGE:>11,}", runs, HUGE))
+            print(_line(f"cached kernels,           N = {HUGE:>11,}", runs, HUGE, floor_gb))
 
 
 def default_ga() -> None:
