@@ -1,0 +1,160 @@
+"""Pilot tests of diversity explained on a recorded run: played back, stepped and reached by
+time travel, the chart shows the figures the live run measured for the same generations, and
+says in words why a generation has none."""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+
+import numpy as np
+
+from engine import Config
+from tui.dashboard.app import QueensApp
+from tui.dashboard.travel_variation import shown_columns
+from tui.dashboard.variation_series import COLUMNS
+
+WaitFor = Callable[..., Awaitable[None]]
+
+RECORDED = Config(n=12, population=20, seed=5, generations=30, stop_when_solved=False)
+"""The run on record (its last generation, 30, has a keyframe of its own)."""
+
+
+def shown_generation(app: QueensApp) -> int:
+    latest = app.main_screen.run.latest
+    return -1 if latest is None else latest.generation
+
+
+def chart_lines(app: QueensApp) -> list[str]:
+    plot = app.main_screen.plot
+    return [plot.render_line(y).text for y in range(plot.size.height)]
+
+
+async def show_explained(app: QueensApp, pilot: object, wait_for: WaitFor) -> None:
+    """Switch the chart to diversity explained, and wait for the frame that turns the
+    measuring on."""
+    screen = app.main_screen
+    while screen.plot.metric != "explained":
+        await pilot.press("c")  # type: ignore[attr-defined]
+    # The frame that turns the live measuring on turns time travel's on too.
+    await wait_for(pilot, lambda: screen.run.variation.enabled, "the measuring on")
+
+
+async def live_figures(path: Path, wait_for: WaitFor) -> dict[str, list[float]]:
+    """Record run 1 from a live dashboard, diversity explained shown from generation 0 on:
+    the figures it measured, every generation."""
+    app = QueensApp(RECORDED, frozen_clock=True, record=True, store=str(path))
+    async with app.run_test(size=(100, 32)) as pilot:
+        screen = app.main_screen
+        while screen.plot.metric != "explained":
+            await pilot.press("c")
+        await wait_for(pilot, lambda: screen.run.variation.enabled, "the measuring on")
+        await pilot.press("space")
+        await wait_for(pilot, lambda: screen.run.state in ("stopped", "solved"), "the end")
+        columns = screen.run.variation.columns()
+    assert columns["generation"] == [float(g) for g in range(1, 31)]
+    return columns
+
+
+def rows_of(columns: dict[str, list[float]], generations: list[int]) -> np.ndarray:
+    """Those generations' rows, every column, as one array (``nan`` compares equal below)."""
+    where = [columns["generation"].index(float(g)) for g in generations]
+    return np.array([[columns[name][i] for name in COLUMNS] for i in where])
+
+
+async def test_a_played_record_shows_the_figures_the_live_run_measured(
+    tmp_path: Path, wait_for: WaitFor
+) -> None:
+    path = tmp_path / "r.sqlite3"
+    live = await live_figures(path, wait_for)
+    app = QueensApp(RECORDED, frozen_clock=True, record=True, store=str(path), replay=1)
+    async with app.run_test(size=(100, 32)) as pilot:
+        screen = app.main_screen
+        await wait_for(pilot, lambda: screen.travel.replay_only, "replay mode")
+        await wait_for(pilot, lambda: shown_generation(app) == 30, "the record's end")
+        await pilot.press("g", "0", "enter")
+        await wait_for(pilot, lambda: shown_generation(app) == 0, "generation 0")
+        await show_explained(app, pilot, wait_for)
+        await wait_for(
+            pilot, lambda: "gen 0: the first population" in chart_lines(app)[1], "the gen 0 note"
+        )
+        await pilot.press("space")
+        await wait_for(pilot, lambda: not screen.travel.playing, "played to the end")
+        assert shown_generation(app) == 30
+        # The chart shows every generation played, the last one's figures in words.
+        await wait_for(pilot, lambda: screen.plot.explained.size == 30, "30 generations shown")
+        shown = screen.plot.explained.columns
+        np.testing.assert_array_equal(shown["generation"], np.arange(1, 31))
+        for name in COLUMNS:
+            np.testing.assert_array_equal(shown[name], np.asarray(live[name]))
+        lines = chart_lines(app)
+        assert lines[1].startswith("sel ") or lines[1].startswith("gen 30: "), lines
+        assert lines[-1].split()[0] == "1" and lines[-1].split()[-1] == "30"
+        measured = screen.travel.variation.columns()
+        np.testing.assert_array_equal(
+            rows_of(measured, list(range(1, 31))), rows_of(live, list(range(1, 31)))
+        )
+
+
+async def test_steps_and_jumps_show_the_live_figures_up_to_the_generation_shown(
+    tmp_path: Path, wait_for: WaitFor
+) -> None:
+    path = tmp_path / "r.sqlite3"
+    live = await live_figures(path, wait_for)
+    app = QueensApp(RECORDED, frozen_clock=True, record=True, store=str(path), replay=1)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = app.main_screen
+        await wait_for(pilot, lambda: shown_generation(app) == 30, "the record's end")
+        # Switched on at a generation restored from its keyframe (without its lineage): it is
+        # re-stepped from the generation before and measured as it is shown.
+        await show_explained(app, pilot, wait_for)
+        await wait_for(pilot, lambda: len(screen.travel.variation) == 1, "generation 30")
+        # A generation re-stepped from a keyframe, and the generations stepped after it.
+        await pilot.press("g", "1", "6", "enter")
+        await wait_for(pilot, lambda: shown_generation(app) == 16, "generation 16")
+        for generation in (17, 18):
+            await pilot.press("n")
+            await wait_for(pilot, lambda g=generation: shown_generation(app) == g, "a step")
+        await wait_for(pilot, lambda: len(screen.travel.variation) == 4, "four generations")
+        measured = screen.travel.variation.columns()
+        assert measured["generation"] == [16.0, 17.0, 18.0, 30.0]
+        np.testing.assert_array_equal(
+            rows_of(measured, [16, 17, 18, 30]), rows_of(live, [16, 17, 18, 30])
+        )
+        # At 18 the chart shows 16 to 18, as the live chart would have up to there.
+        screen.painter.repaint(force=True)
+        await pilot.pause()
+        np.testing.assert_array_equal(screen.plot.explained.x, [16.0, 17.0, 18.0])
+        assert "18" in chart_lines(app)[1] or chart_lines(app)[1].startswith("sel ")
+
+
+def test_the_past_shows_the_rows_up_to_the_generation_shown_once_each() -> None:
+    live = {name: [1.0, 2.0, 5.0] if name == "generation" else [0.1, 0.2, 0.5] for name in COLUMNS}
+    travelled = {name: [2.0, 3.0] if name == "generation" else [0.2, 0.3] for name in COLUMNS}
+    columns = shown_columns(3, live, travelled)
+    assert columns["generation"] == [1.0, 2.0, 3.0]
+    assert columns["previous"] == [0.1, 0.2, 0.3]
+
+
+async def test_a_generation_the_record_cannot_explain_says_why(
+    tmp_path: Path, wait_for: WaitFor
+) -> None:
+    path = tmp_path / "r.sqlite3"
+    await live_figures(path, wait_for)
+    # The record keeps its last generation but no longer what came before it: every keyframe
+    # before the last is gone, so 30 is restored without its lineage and 29 cannot be rebuilt.
+    with sqlite3.connect(path) as connection:
+        connection.execute("DELETE FROM keyframe_arrays WHERE generation < 30")
+        connection.execute("DELETE FROM keyframes WHERE generation < 30")
+    app = QueensApp(RECORDED, frozen_clock=True, record=True, store=str(path), replay=1)
+    async with app.run_test(size=(100, 32)) as pilot:
+        screen = app.main_screen
+        await wait_for(pilot, lambda: shown_generation(app) == 30, "the record's end")
+        await show_explained(app, pilot, wait_for)
+        await wait_for(pilot, lambda: screen.travel.variation.note(30) is not None, "a note")
+        screen.painter.repaint(force=True)
+        await pilot.pause()
+        lines = chart_lines(app)
+        assert lines[1].startswith("gen 30 cannot be explained: run 1: no keyframe"), lines
+        assert len(screen.travel.variation) == 0
