@@ -9,11 +9,18 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 
 import numpy as np
+import pytest
 
-from engine import Config
+from engine import Config, GeneticAlgorithm
+from tui.dashboard import variation_series
 from tui.dashboard.app import QueensApp
-from tui.dashboard.travel_variation import shown_columns
-from tui.dashboard.variation_series import COLUMNS
+from tui.dashboard.rewind import Rewinder
+from tui.dashboard.travel_variation import TravelVariation, shown_columns
+from tui.dashboard.variation_series import COLUMNS, VariationSeries
+from tui.lab.engine_state import new_algorithm
+from tui.lab.recorder import Recorder
+from tui.lab.store import RunStore
+from tui.lab.timeline import Timeline
 
 WaitFor = Callable[..., Awaitable[None]]
 
@@ -127,6 +134,45 @@ async def test_steps_and_jumps_show_the_live_figures_up_to_the_generation_shown(
         await pilot.pause()
         np.testing.assert_array_equal(screen.plot.explained.x, [16.0, 17.0, 18.0])
         assert "18" in chart_lines(app)[1] or chart_lines(app)[1].startswith("sel ")
+
+
+def test_generations_reached_backwards_measure_as_live_and_stay_bounded(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    algorithm = GeneticAlgorithm(RECORDED)
+    live = VariationSeries()
+    live.reset(algorithm)
+    live.enabled = True
+    while algorithm.has_next():
+        live.observe(algorithm, algorithm.step())
+    path = tmp_path / "r.sqlite3"
+    with RunStore.open(path) as store:
+        recorded = new_algorithm(RECORDED)
+        recorder = Recorder(store, recorded, spacing=4, keyframe_share=None)  # 0, 4, 8, ...
+        while recorded.has_next():
+            recorder.record(recorded.step())
+        recorder.close()
+        assert store.keyframe_generations(1) == [*range(0, 31, 4), 30]
+        monkeypatch.setattr(variation_series, "LIMIT", 8)
+        timeline = Timeline(store, 1)
+        rewinder = Rewinder(timeline)
+        variation = TravelVariation()
+        variation.reset(timeline)
+        variation.enabled = True
+        restored = 0
+        # Backwards: each generation is restored from a keyframe or a state kept on the way,
+        # most without their lineage, and re-stepped from the generation before for it.
+        for generation in range(30, 0, -1):
+            snapshot = rewinder.snapshot_at(generation)
+            restored += snapshot.lineage is None
+            variation.explain(snapshot, rewinder)
+            assert variation.columns()["generation"][0] == generation
+        assert restored > 0
+        measured = variation.columns()
+        assert len(measured["generation"]) <= 8
+        kept = [int(g) for g in measured["generation"]]
+        np.testing.assert_array_equal(rows_of(measured, kept), rows_of(live.columns(), kept))
+        assert variation.note(1) is None and not variation.wants(1)
 
 
 def test_the_past_shows_the_rows_up_to_the_generation_shown_once_each() -> None:
