@@ -23,7 +23,12 @@ from tui.dashboard.current_run import CurrentRun
 from tui.dashboard.history_series import SERIES_DIVERSITY, thinned
 from tui.dashboard.origin import Origin, origin_of
 from tui.dashboard.time_travel import TimeTravel
-from tui.dashboard.travel_variation import Note, measuring_note, shown_columns
+from tui.dashboard.travel_variation import (
+    Note,
+    measuring_note,
+    shown_columns,
+    unmeasured_note,
+)
 from tui.dashboard.widgets import (
     Board,
     ConflictList,
@@ -309,7 +314,11 @@ class Painter:
         generations = columns["generation"]
         if generations and generations[-1] == shown:
             return columns, None
-        return columns, variation.note(shown) or measuring_note(shown)
+        said = variation.note(shown)
+        if said is None:
+            at = self.travel.position == shown
+            said = measuring_note(shown) if at else unmeasured_note(shown)
+        return columns, said
 
     def toggle_x_axis(self) -> None:
         """Plot against generations or against evaluations."""

@@ -70,6 +70,15 @@ def measuring_note(generation: int) -> Note:
     return (f"gen {generation:,}: measuring…",)
 
 
+def unmeasured_note(generation: int) -> Note:
+    """A generation shown but not the one time travel is at (another is being computed, or
+    could not be): measured once shown again."""
+    return (
+        f"gen {generation:,}: not measured; measured while shown (space or n)",
+        f"gen {generation:,}: not measured",
+    )
+
+
 def shown_columns(
     generation: int, *sources: Mapping[str, Sequence[float]]
 ) -> dict[str, list[float]]:
