@@ -204,3 +204,31 @@ async def test_a_generation_the_record_cannot_explain_says_why(
         lines = chart_lines(app)
         assert lines[1].startswith("gen 30 cannot be explained: run 1: no keyframe"), lines
         assert len(screen.travel.variation) == 0
+
+
+async def test_the_past_of_a_live_run_is_explained_once_the_view_is_shown(
+    tmp_path: Path, wait_for: WaitFor
+) -> None:
+    algorithm = GeneticAlgorithm(RECORDED)
+    live = VariationSeries()
+    live.reset(algorithm)
+    live.enabled = True
+    for _ in range(12):
+        live.observe(algorithm, algorithm.step())
+    app = QueensApp(RECORDED, frozen_clock=True, record=True, store=str(tmp_path / "r.sqlite3"))
+    async with app.run_test(size=(100, 32)) as pilot:
+        screen = app.main_screen
+        for generation in range(1, 13):  # the view not shown: nothing measured live
+            await pilot.press("n")
+            await wait_for(pilot, lambda g=generation: shown_generation(app) == g, "a step")
+        await pilot.press("left_curly_bracket")
+        await wait_for(pilot, lambda: shown_generation(app) == 2, "ten back")
+        await show_explained(app, pilot, wait_for)
+        await wait_for(pilot, lambda: screen.plot.explained.size == 1, "generation 2 explained")
+        await pilot.press("n")
+        await wait_for(pilot, lambda: screen.plot.explained.size == 2, "generation 3 explained")
+        assert len(screen.run.variation) == 0
+        shown = screen.plot.explained.columns
+        expected = rows_of(live.columns(), [2, 3])
+        np.testing.assert_array_equal(np.array([shown[name] for name in COLUMNS]).T, expected)
+        assert chart_lines(app)[1].startswith("gen 3: selection ")
