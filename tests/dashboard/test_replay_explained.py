@@ -175,6 +175,42 @@ def test_generations_reached_backwards_measure_as_live_and_stay_bounded(
         assert variation.note(1) is None and not variation.wants(1)
 
 
+def test_a_record_kept_without_its_lineage_is_explained_from_its_keyframes(
+    tmp_path: Path,
+) -> None:
+    algorithm = GeneticAlgorithm(RECORDED)
+    live = VariationSeries()
+    live.reset(algorithm)
+    live.enabled = True
+    while algorithm.has_next():
+        live.observe(algorithm, algorithm.step())
+    path = tmp_path / "r.sqlite3"
+    with RunStore.open(path) as store:
+        recorded = new_algorithm(RECORDED)
+        recorder = Recorder(store, recorded)
+        while recorded.has_next():
+            recorder.record(recorded.step())
+        recorder.close()
+    # As a store written before lineage was kept: no lineage table at all.
+    with sqlite3.connect(path) as connection:
+        connection.execute("DROP TABLE lineage")
+    with RunStore.open(path) as store:
+        assert list(store.lineage_pieces(1, 30)) == []
+        timeline = Timeline(store, 1)
+        rewinder = Rewinder(timeline)
+        variation = TravelVariation()
+        variation.reset(timeline)
+        variation.enabled = True
+        for generation in range(31):
+            variation.explain(rewinder.snapshot_at(generation), rewinder)
+        generations = list(range(1, 31))
+        np.testing.assert_array_equal(
+            rows_of(variation.columns(), generations), rows_of(live.columns(), generations)
+        )
+        note = variation.note(0)
+        assert note is not None and "first population" in note[0]
+
+
 def test_the_past_shows_the_rows_up_to_the_generation_shown_once_each() -> None:
     live = {name: [1.0, 2.0, 5.0] if name == "generation" else [0.1, 0.2, 0.5] for name in COLUMNS}
     travelled = {name: [2.0, 3.0] if name == "generation" else [0.2, 0.3] for name in COLUMNS}
