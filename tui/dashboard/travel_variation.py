@@ -43,7 +43,7 @@ def first_population_note() -> Note:
     return (
         "gen 0 is the first population: no operator made it (space or n plays on)",
         "gen 0: the first population, made by no operator",
-        "gen 0: nothing to explain",
+        "gen 0: the first population",
     )
 
 
