@@ -1,4 +1,5 @@
-"""Snapshot of the chart's diversity-explained view (pytest-textual-snapshot), at 100x32.
+"""Snapshots of the chart's diversity-explained view (pytest-textual-snapshot), at 100x32: a live
+run, and a recorded run stepped in a replay.
 
 A seeded config, a fixed number of steps taken with the view shown, wall-clock figures hidden.
 Regenerate with ``--snapshot-update`` after a deliberate change, and look at it first.
@@ -7,6 +8,8 @@ Regenerate with ``--snapshot-update`` after a deliberate change, and look at it 
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 from textual.pilot import Pilot
@@ -49,3 +52,50 @@ def test_diversity_explained_at_100x32(snap_compare: Any) -> None:
         await pilot.pause(0.2)
 
     assert snap_compare(app, terminal_size=(100, 32), run_before=run_before)
+
+
+def test_diversity_explained_in_a_replay_at_100x32(snap_compare: Any, tmp_path: Path) -> None:
+    from tui.lab.engine_state import new_algorithm
+    from tui.lab.recorder import Recorder
+    from tui.lab.store import RunStore
+
+    config = Config(n=16, population=60, seed=5, crossover_rate=0.6, generations=30)
+    path = tmp_path / "r.sqlite3"
+    with RunStore.open(path) as store:
+        algorithm = new_algorithm(config.replace(stop_when_solved=False))
+        recorder = Recorder(store, algorithm)
+        while algorithm.has_next():
+            recorder.record(algorithm.step())
+        recorder.close()
+    app = QueensApp(config, frozen_clock=True, record=True, store=str(path), replay=1)
+
+    async def run_before(pilot: Pilot[None]) -> None:
+        screen = app.main_screen
+        await _until(pilot, lambda: screen.run.latest is not None, "the record's end")
+        await pilot.press("g", "0", "enter")
+        await _until(pilot, lambda: _shown(app) == 0, "generation 0")
+        await pilot.press("c", "c")
+        await _until(pilot, lambda: screen.run.variation.enabled, "the measuring on")
+        for generation in range(1, 13):
+            await pilot.press("n")
+            await _until(pilot, lambda g=generation: _shown(app) == g, f"generation {generation}")
+        await _until(pilot, lambda: screen.plot.explained.size == 12, "12 generations explained")
+        for field in app.query(Input):
+            field.cursor_blink = False
+        await pilot.pause(0.2)
+        screen.painter.repaint(force=True)
+        await pilot.pause(0.2)
+
+    assert snap_compare(app, terminal_size=(100, 32), run_before=run_before)
+
+
+def _shown(app: QueensApp) -> int:
+    latest = app.main_screen.run.latest
+    return -1 if latest is None else latest.generation
+
+
+async def _until(pilot: Pilot[None], condition: Callable[[], bool], what: str) -> None:
+    deadline = time.monotonic() + 20
+    while not condition():
+        assert time.monotonic() < deadline, f"timed out waiting for {what}"
+        await pilot.pause(0.02)

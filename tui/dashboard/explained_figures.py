@@ -90,16 +90,22 @@ class ExplainedFigures:
         self.columns: dict[str, FloatArray] = {}
         self.x: FloatArray = np.empty(0)
         """The generations measured."""
+        self.note: Sequence[str] = ()
+        """Why the generation shown has no figures (variants, longest first; empty: it has)."""
 
     @property
     def size(self) -> int:
         """Generations shown."""
         return int(self.x.shape[0])
 
-    def update(self, columns: Mapping[str, Sequence[float]]) -> None:
-        """New columns (``generation``, the stages, the shares), already thinned."""
+    def update(
+        self, columns: Mapping[str, Sequence[float]], note: Sequence[str] | None = None
+    ) -> None:
+        """New columns (``generation``, the stages, the shares), already thinned; ``note``: why
+        the generation shown (a past one) has no figures, said instead of the newest's."""
         self.columns = {name: np.asarray(values, np.float64) for name, values in columns.items()}
         self.x = self.columns.get("generation", np.empty(0))
+        self.note = tuple(note or ())
 
     def stage_lines(self) -> list[tuple[str, FloatArray]]:
         """The diversity lines, by stage, ``g`` drawn last (on top)."""
@@ -161,6 +167,9 @@ class ExplainedFigures:
             ],
             width,
         )
+        if self.note:
+            said = fitting([[(variant, None)] for variant in self.note], width)
+            return Texts(legend, said, shares_legend, [])
         row = self.latest()
         if not row:
             return Texts(legend, [], shares_legend, [])

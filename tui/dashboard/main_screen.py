@@ -152,6 +152,7 @@ class MainScreen(Screen[None]):
             conflicts=self.query_one(ConflictList),
             charts=self.charts,
             population=self.population_view,
+            travel=self.travel,
         )
         self.run_control = RunControl(
             self, self.run, self.runner, self.painter, self.status, self.recording, self.travel

@@ -22,6 +22,13 @@ from tui.dashboard.board_pictures import Position
 from tui.dashboard.current_run import CurrentRun
 from tui.dashboard.history_series import SERIES_DIVERSITY, thinned
 from tui.dashboard.origin import Origin, origin_of
+from tui.dashboard.time_travel import TimeTravel
+from tui.dashboard.travel_variation import (
+    Note,
+    measuring_note,
+    shown_columns,
+    unmeasured_note,
+)
 from tui.dashboard.widgets import (
     Board,
     ConflictList,
@@ -63,6 +70,8 @@ class Painter:
         charts: The panel holding the chart, the sparklines and the conflict list.
         population: The population's views, shown in the board's place when :attr:`view`
             is not ``board``.
+        travel: The past generation shown, if any (diversity explained for it is measured
+            in the time-travel thread).
     """
 
     def __init__(
@@ -79,6 +88,7 @@ class Painter:
         conflicts: ConflictList,
         charts: Vertical,
         population: PopulationView | None = None,
+        travel: TimeTravel | None = None,
     ) -> None:
         self.run = run
         self.runner = runner
@@ -91,6 +101,7 @@ class Painter:
         self.conflicts = conflicts
         self.charts = charts
         self.population = population
+        self.travel = travel
         self.view = "board"
         """What the board panel shows: ``board``, ``placement`` or ``conflicts``."""
         self.x_axis = "generation"
@@ -103,8 +114,9 @@ class Painter:
         """The snapshot the table shows."""
         self.plotted = -1
         """How many generations the chart shows (-1: it must be drawn again)."""
-        self.explained = -1
-        """How many generations of diversity explained the chart was given (-1: none)."""
+        self.explained: tuple[int, int, int] | None = None
+        """What the diversity-explained view was drawn from (see :meth:`explained_key`;
+        ``None``: not drawn)."""
         self.listed: tuple[Snapshot, int] | None = None
         """The individual whose attacking pairs are listed."""
         self.origin: tuple[tuple[Snapshot, int], Origin | None] | None = None
@@ -119,7 +131,7 @@ class Painter:
         self.rate = 0.0
         self.table_snapshot = None
         self.plotted = -1
-        self.explained = -1
+        self.explained = None
         self.run.variation.reset(self.runner.algorithm)
         self.plot.new_run()
 
@@ -133,11 +145,16 @@ class Painter:
         self._measure_rate()
         # Diversity explained costs the engine thread a share of each generation: only while
         # the chart shows it.
-        self.run.variation.enabled = self.plot.metric == "explained"
+        explained = self.plot.metric == "explained"
+        self.run.variation.enabled = explained
+        if self.travel is not None:
+            self.travel.variation.enabled = explained
         snapshot = self.run.latest
         with self._batch_update():
             self.paint_status()
             if snapshot is None or not (self.dirty or force):
+                if explained and self.explained != self.explained_key():
+                    self.paint_plot()  # measured meanwhile, in the time-travel thread
                 return
             algorithm = self.runner.algorithm
             if algorithm is not None:
@@ -245,11 +262,11 @@ class Painter:
         series = self.run.series
         if self.run.inspected is not None:
             return
-        variation = self.run.variation
-        if self.plot.metric == "explained" and self.explained != variation.measured:
-            self.explained = variation.measured
+        if self.plot.metric == "explained" and self.explained != self.explained_key():
+            self.explained = key = self.explained_key()
+            columns, note = self._explained_columns(key[2])
             self.plot.show_explained(
-                {name: thinned(values, PLOT_POINTS) for name, values in variation.columns().items()}
+                {name: thinned(values, PLOT_POINTS) for name, values in columns.items()}, note
             )
         if self.plotted == len(series):
             return
@@ -269,6 +286,39 @@ class Painter:
                 "mean": thinned(columns["mean_conflicts"], PLOT_POINTS),
             },
         )
+
+    def explained_key(self) -> tuple[int, int, int]:
+        """What the diversity-explained view shows depends on: the generations the engine
+        thread measured, the changes to those time travel measured, and the past generation
+        shown (-1: the live run)."""
+        travel = self.travel
+        latest = self.run.latest
+        shown = -1
+        if travel is not None and travel.active and latest is not None:
+            shown = latest.generation
+        return (
+            self.run.variation.measured,
+            0 if travel is None else travel.variation.version,
+            shown,
+        )
+
+    def _explained_columns(self, shown: int) -> tuple[dict[str, list[float]], Note | None]:
+        """Diversity explained as the chart shows it: live, every generation measured; in the
+        past, those up to the generation shown (measured live or in time travel), as the live
+        chart showed them then, and why the generation shown has no figures, if it has none."""
+        live = self.run.variation.columns()
+        if shown < 0 or self.travel is None:
+            return live, None
+        variation = self.travel.variation
+        columns = shown_columns(shown, live, variation.columns())
+        generations = columns["generation"]
+        if generations and generations[-1] == shown:
+            return columns, None
+        said = variation.note(shown)
+        if said is None:
+            at = self.travel.position == shown
+            said = measuring_note(shown) if at else unmeasured_note(shown)
+        return columns, said
 
     def toggle_x_axis(self) -> None:
         """Plot against generations or against evaluations."""

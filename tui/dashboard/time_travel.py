@@ -16,6 +16,7 @@ import numpy.typing as npt
 
 from engine import Snapshot
 from tui.dashboard.rewind import Rewinder
+from tui.dashboard.travel_variation import TravelVariation
 from tui.lab.store import RunStore, StoreError
 from tui.lab.timeline import Timeline
 
@@ -53,6 +54,8 @@ class TimeTravel:
         self.request = 0
         """Counts the generations asked for, the returns to live and the records attached: a
         generation computed for an older request is no longer wanted."""
+        self.variation = TravelVariation()
+        """Diversity explained for the generations of the record reached (while shown)."""
 
     @property
     def active(self) -> bool:
@@ -87,6 +90,7 @@ class TimeTravel:
         """Travel in this run from now on."""
         self.timeline = Timeline(store, run_id)
         self.rewinder = Rewinder(self.timeline)
+        self.variation.reset(self.timeline)
         self.replay_only = replay_only
         self.leave()
 
@@ -94,6 +98,7 @@ class TimeTravel:
         """No recorded run (recording off, or a new run not yet recorded)."""
         self.timeline = None
         self.rewinder = None
+        self.variation.reset(None)
         self.replay_only = False
         self.leave()
 

@@ -6,6 +6,10 @@ generation (the run it reached stays a start for the next one, see
 :class:`~tui.dashboard.rewind.Rewinder`). Playing back is a request too: the generations from
 the one asked for to the record's end, one per tick of the speed limit, until a newer request
 or the end.
+
+While the chart shows diversity explained, each generation computed is measured here too
+(:class:`~tui.dashboard.travel_variation.TravelVariation`), and so is the generation shown when
+the thread has nothing else to do (the view was switched on while it is shown).
 """
 
 from __future__ import annotations
@@ -92,21 +96,49 @@ class TravelWorker:
             self._condition.notify_all()
 
     def run(self, cancelled: Callable[[], bool] = lambda: False) -> None:
-        """The thread: serve requests until :meth:`stop` (or ``cancelled()``)."""
+        """The thread: serve requests until :meth:`stop` (or ``cancelled()``); between them,
+        explain the generation shown if the chart wants it."""
         self._cancelled = cancelled
         while True:
             with self._condition:
-                while self._job is None and not self._ending():
+                while self._job is None and not self._ending() and self._unexplained() is None:
                     self._condition.wait(WAKE_EVERY)
                 if self._ending():
                     return
                 job, self._job = self._job, None
                 rewinder = self._travel.rewinder
+                shown = self._unexplained()
             if job is not None and rewinder is not None:
                 self._serve(job, rewinder)
+            elif shown is not None and rewinder is not None:
+                self._explain_shown(shown, rewinder)
 
     def _ending(self) -> bool:
         return self._stopped or self._cancelled()
+
+    def _unexplained(self) -> int | None:
+        """The generation shown, if it is still to be measured for the chart (not while a
+        record plays: each generation played is measured as it is computed)."""
+        travel = self._travel
+        shown = travel.position
+        if shown is None or travel.playing or not travel.variation.wants(shown):
+            return None
+        return shown
+
+    def _explain_shown(self, generation: int, rewinder: Rewinder) -> None:
+        """Measure the generation shown (the run is at it already: nothing is re-stepped,
+        unless it was restored from a keyframe)."""
+        variation = self._travel.variation
+
+        def abandon() -> bool:
+            return self._job is not None or self._ending()
+
+        try:
+            variation.explain(rewinder.snapshot_at(generation, abandon), rewinder, abandon)
+        except Abandoned:
+            return
+        except Exception as error:  # said in the chart, never tried again in a loop
+            variation.give_up(rewinder, generation, str(error))
 
     def _replaced(self, job: TravelJob) -> bool:
         """Whether ``job`` is no longer wanted."""
@@ -116,10 +148,15 @@ class TravelWorker:
         """Compute the job's generation, then (playing) the next ones, one per tick."""
         generation = job.generation
         next_due = time.monotonic()
+
+        def abandon() -> bool:
+            return self._replaced(job)
+
         while True:
             started = time.monotonic()
             try:
-                snapshot = rewinder.snapshot_at(generation, abandon=lambda: self._replaced(job))
+                snapshot = rewinder.snapshot_at(generation, abandon=abandon)
+                snapshot = self._travel.variation.explain(snapshot, rewinder, abandon)
             except Abandoned:
                 return
             except Exception as error:  # a damaged record must not end the thread

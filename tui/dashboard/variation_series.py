@@ -18,7 +18,7 @@ import threading
 from typing import Final
 
 from engine import GeneticAlgorithm, Snapshot
-from engine.variation_effects import OUTCOMES, STAGES, variation_effects
+from engine.variation_effects import OUTCOMES, STAGES, VariationEffects, variation_effects
 
 LIMIT: Final = 4096
 """Generations kept at most; beyond, every other one is dropped (the chart thins anyway)."""
@@ -28,6 +28,16 @@ SHARES: Final = tuple(
 """The share columns: ``crossover improved`` ... ``mutation worse``."""
 COLUMNS: Final = ("generation", *STAGES, *SHARES)
 """Every column, generation first."""
+
+
+def effects_row(effects: VariationEffects) -> tuple[float, ...]:
+    """One generation's figures in the order of :data:`COLUMNS`."""
+    return (
+        float(effects.generation),
+        *effects.diversity(),
+        *effects.crossover,
+        *effects.mutation,
+    )
 
 
 class VariationSeries:
@@ -78,12 +88,7 @@ class VariationSeries:
         )
         if effects is None:
             return
-        row = (
-            float(effects.generation),
-            *effects.diversity(),
-            *effects.crossover,
-            *effects.mutation,
-        )
+        row = effects_row(effects)
         with self._lock:
             if algorithm is not self._algorithm:
                 return

@@ -123,10 +123,13 @@ class FitnessPlot(Widget):
         self._open_on_a_readable_view()
         self.refresh()
 
-    def show_explained(self, columns: Mapping[str, Sequence[float]]) -> None:
+    def show_explained(
+        self, columns: Mapping[str, Sequence[float]], note: Sequence[str] | None = None
+    ) -> None:
         """New data for the diversity-explained view (see
-        :class:`~tui.dashboard.variation_series.VariationSeries`), already thinned."""
-        self.explained.update(columns)
+        :class:`~tui.dashboard.variation_series.VariationSeries`), already thinned; ``note``:
+        why the generation shown has no figures, in words (longest variant first)."""
+        self.explained.update(columns, note)
         if self.metric == "explained":
             self._lines = None
             self.refresh()
@@ -242,8 +245,10 @@ class FitnessPlot(Widget):
         explained = self.explained
         texts = explained.texts(width)
         if explained.size == 0 or width < 12:
-            note = "measured while shown, from the run's next generation (space or n)"
-            return self._text_strips([texts.legend, [(note, None)]], width, base)
+            note = texts.summary or [
+                ("measured while shown, from the run's next generation (space or n)", None)
+            ]
+            return self._text_strips([texts.legend, note], width, base)
         # Legend and summary of each panel, then the x axis: the rest is plot.
         free = height - 5
         share_rows = 0 if free < 6 else free * 2 // 5

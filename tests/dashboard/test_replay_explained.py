@@ -1,0 +1,270 @@
+"""Pilot tests of diversity explained on a recorded run: played back, stepped and reached by
+time travel, the chart shows the figures the live run measured for the same generations, and
+says in words why a generation has none."""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from engine import Config, GeneticAlgorithm
+from tui.dashboard import variation_series
+from tui.dashboard.app import QueensApp
+from tui.dashboard.rewind import Rewinder
+from tui.dashboard.travel_variation import TravelVariation, shown_columns
+from tui.dashboard.variation_series import COLUMNS, VariationSeries
+from tui.lab.engine_state import new_algorithm
+from tui.lab.recorder import Recorder
+from tui.lab.store import RunStore
+from tui.lab.timeline import Timeline
+
+WaitFor = Callable[..., Awaitable[None]]
+
+RECORDED = Config(n=12, population=20, seed=5, generations=30, stop_when_solved=False)
+"""The run on record (its last generation, 30, has a keyframe of its own)."""
+
+
+def shown_generation(app: QueensApp) -> int:
+    latest = app.main_screen.run.latest
+    return -1 if latest is None else latest.generation
+
+
+def chart_lines(app: QueensApp) -> list[str]:
+    plot = app.main_screen.plot
+    return [plot.render_line(y).text for y in range(plot.size.height)]
+
+
+async def show_explained(app: QueensApp, pilot: object, wait_for: WaitFor) -> None:
+    """Switch the chart to diversity explained, and wait for the frame that turns the
+    measuring on."""
+    screen = app.main_screen
+    while screen.plot.metric != "explained":
+        await pilot.press("c")  # type: ignore[attr-defined]
+    # The frame that turns the live measuring on turns time travel's on too.
+    await wait_for(pilot, lambda: screen.run.variation.enabled, "the measuring on")
+
+
+async def live_figures(path: Path, wait_for: WaitFor) -> dict[str, list[float]]:
+    """Record run 1 from a live dashboard, diversity explained shown from generation 0 on:
+    the figures it measured, every generation."""
+    app = QueensApp(RECORDED, frozen_clock=True, record=True, store=str(path))
+    async with app.run_test(size=(100, 32)) as pilot:
+        screen = app.main_screen
+        while screen.plot.metric != "explained":
+            await pilot.press("c")
+        await wait_for(pilot, lambda: screen.run.variation.enabled, "the measuring on")
+        await pilot.press("space")
+        await wait_for(pilot, lambda: screen.run.state in ("stopped", "solved"), "the end")
+        columns = screen.run.variation.columns()
+    assert columns["generation"] == [float(g) for g in range(1, 31)]
+    return columns
+
+
+def rows_of(columns: dict[str, list[float]], generations: list[int]) -> np.ndarray:
+    """Those generations' rows, every column, as one array (``nan`` compares equal below)."""
+    where = [columns["generation"].index(float(g)) for g in generations]
+    return np.array([[columns[name][i] for name in COLUMNS] for i in where])
+
+
+async def test_a_played_record_shows_the_figures_the_live_run_measured(
+    tmp_path: Path, wait_for: WaitFor
+) -> None:
+    path = tmp_path / "r.sqlite3"
+    live = await live_figures(path, wait_for)
+    app = QueensApp(RECORDED, frozen_clock=True, record=True, store=str(path), replay=1)
+    async with app.run_test(size=(100, 32)) as pilot:
+        screen = app.main_screen
+        await wait_for(pilot, lambda: screen.travel.replay_only, "replay mode")
+        await wait_for(pilot, lambda: shown_generation(app) == 30, "the record's end")
+        await pilot.press("g", "0", "enter")
+        await wait_for(pilot, lambda: shown_generation(app) == 0, "generation 0")
+        await show_explained(app, pilot, wait_for)
+        await wait_for(
+            pilot, lambda: "gen 0: the first population" in chart_lines(app)[1], "the gen 0 note"
+        )
+        await pilot.press("space")
+        await wait_for(pilot, lambda: not screen.travel.playing, "played to the end")
+        assert shown_generation(app) == 30
+        # The chart shows every generation played, the last one's figures in words.
+        await wait_for(pilot, lambda: screen.plot.explained.size == 30, "30 generations shown")
+        shown = screen.plot.explained.columns
+        np.testing.assert_array_equal(shown["generation"], np.arange(1, 31))
+        for name in COLUMNS:
+            np.testing.assert_array_equal(shown[name], np.asarray(live[name]))
+        lines = chart_lines(app)
+        assert lines[1].startswith("sel ") or lines[1].startswith("gen 30: "), lines
+        assert lines[-1].split()[0] == "1" and lines[-1].split()[-1] == "30"
+        measured = screen.travel.variation.columns()
+        np.testing.assert_array_equal(
+            rows_of(measured, list(range(1, 31))), rows_of(live, list(range(1, 31)))
+        )
+
+
+async def test_steps_and_jumps_show_the_live_figures_up_to_the_generation_shown(
+    tmp_path: Path, wait_for: WaitFor
+) -> None:
+    path = tmp_path / "r.sqlite3"
+    live = await live_figures(path, wait_for)
+    app = QueensApp(RECORDED, frozen_clock=True, record=True, store=str(path), replay=1)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = app.main_screen
+        await wait_for(pilot, lambda: shown_generation(app) == 30, "the record's end")
+        # Switched on at a generation restored from its keyframe (without its lineage): it is
+        # re-stepped from the generation before and measured as it is shown.
+        await show_explained(app, pilot, wait_for)
+        await wait_for(pilot, lambda: len(screen.travel.variation) == 1, "generation 30")
+        # A generation re-stepped from a keyframe, and the generations stepped after it.
+        await pilot.press("g", "1", "6", "enter")
+        await wait_for(pilot, lambda: shown_generation(app) == 16, "generation 16")
+        for generation in (17, 18):
+            await pilot.press("n")
+            await wait_for(pilot, lambda g=generation: shown_generation(app) == g, "a step")
+        await wait_for(pilot, lambda: len(screen.travel.variation) == 4, "four generations")
+        measured = screen.travel.variation.columns()
+        assert measured["generation"] == [16.0, 17.0, 18.0, 30.0]
+        np.testing.assert_array_equal(
+            rows_of(measured, [16, 17, 18, 30]), rows_of(live, [16, 17, 18, 30])
+        )
+        # At 18 the chart shows 16 to 18, as the live chart would have up to there.
+        screen.painter.repaint(force=True)
+        await pilot.pause()
+        np.testing.assert_array_equal(screen.plot.explained.x, [16.0, 17.0, 18.0])
+        assert "18" in chart_lines(app)[1] or chart_lines(app)[1].startswith("sel ")
+
+
+def test_generations_reached_backwards_measure_as_live_and_stay_bounded(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    algorithm = GeneticAlgorithm(RECORDED)
+    live = VariationSeries()
+    live.reset(algorithm)
+    live.enabled = True
+    while algorithm.has_next():
+        live.observe(algorithm, algorithm.step())
+    path = tmp_path / "r.sqlite3"
+    with RunStore.open(path) as store:
+        recorded = new_algorithm(RECORDED)
+        recorder = Recorder(store, recorded, spacing=4, keyframe_share=None)  # 0, 4, 8, ...
+        while recorded.has_next():
+            recorder.record(recorded.step())
+        recorder.close()
+        assert store.keyframe_generations(1) == [*range(0, 31, 4), 30]
+        monkeypatch.setattr(variation_series, "LIMIT", 8)
+        timeline = Timeline(store, 1)
+        rewinder = Rewinder(timeline)
+        variation = TravelVariation()
+        variation.reset(timeline)
+        variation.enabled = True
+        restored = 0
+        # Backwards: each generation is restored from a keyframe or a state kept on the way,
+        # most without their lineage, and re-stepped from the generation before for it.
+        for generation in range(30, 0, -1):
+            snapshot = rewinder.snapshot_at(generation)
+            restored += snapshot.lineage is None
+            variation.explain(snapshot, rewinder)
+            assert variation.columns()["generation"][0] == generation
+        assert restored > 0
+        measured = variation.columns()
+        assert len(measured["generation"]) <= 8
+        kept = [int(g) for g in measured["generation"]]
+        np.testing.assert_array_equal(rows_of(measured, kept), rows_of(live.columns(), kept))
+        assert variation.note(1) is None and not variation.wants(1)
+
+
+def test_a_record_kept_without_its_lineage_is_explained_from_its_keyframes(
+    tmp_path: Path,
+) -> None:
+    algorithm = GeneticAlgorithm(RECORDED)
+    live = VariationSeries()
+    live.reset(algorithm)
+    live.enabled = True
+    while algorithm.has_next():
+        live.observe(algorithm, algorithm.step())
+    path = tmp_path / "r.sqlite3"
+    with RunStore.open(path) as store:
+        recorded = new_algorithm(RECORDED)
+        recorder = Recorder(store, recorded)
+        while recorded.has_next():
+            recorder.record(recorded.step())
+        recorder.close()
+    # As a store written before lineage was kept: no lineage table at all.
+    with sqlite3.connect(path) as connection:
+        connection.execute("DROP TABLE lineage")
+    with RunStore.open(path) as store:
+        assert list(store.lineage_pieces(1, 30)) == []
+        timeline = Timeline(store, 1)
+        rewinder = Rewinder(timeline)
+        variation = TravelVariation()
+        variation.reset(timeline)
+        variation.enabled = True
+        for generation in range(31):
+            variation.explain(rewinder.snapshot_at(generation), rewinder)
+        generations = list(range(1, 31))
+        np.testing.assert_array_equal(
+            rows_of(variation.columns(), generations), rows_of(live.columns(), generations)
+        )
+        note = variation.note(0)
+        assert note is not None and "first population" in note[0]
+
+
+def test_the_past_shows_the_rows_up_to_the_generation_shown_once_each() -> None:
+    live = {name: [1.0, 2.0, 5.0] if name == "generation" else [0.1, 0.2, 0.5] for name in COLUMNS}
+    travelled = {name: [2.0, 3.0] if name == "generation" else [0.2, 0.3] for name in COLUMNS}
+    columns = shown_columns(3, live, travelled)
+    assert columns["generation"] == [1.0, 2.0, 3.0]
+    assert columns["previous"] == [0.1, 0.2, 0.3]
+
+
+async def test_a_generation_the_record_cannot_explain_says_why(
+    tmp_path: Path, wait_for: WaitFor
+) -> None:
+    path = tmp_path / "r.sqlite3"
+    await live_figures(path, wait_for)
+    # The record keeps its last generation but no longer what came before it: every keyframe
+    # before the last is gone, so 30 is restored without its lineage and 29 cannot be rebuilt.
+    with sqlite3.connect(path) as connection:
+        connection.execute("DELETE FROM keyframe_arrays WHERE generation < 30")
+        connection.execute("DELETE FROM keyframes WHERE generation < 30")
+    app = QueensApp(RECORDED, frozen_clock=True, record=True, store=str(path), replay=1)
+    async with app.run_test(size=(100, 32)) as pilot:
+        screen = app.main_screen
+        await wait_for(pilot, lambda: shown_generation(app) == 30, "the record's end")
+        await show_explained(app, pilot, wait_for)
+        await wait_for(pilot, lambda: screen.travel.variation.note(30) is not None, "a note")
+        screen.painter.repaint(force=True)
+        await pilot.pause()
+        lines = chart_lines(app)
+        assert lines[1].startswith("gen 30 cannot be explained: run 1: no keyframe"), lines
+        assert len(screen.travel.variation) == 0
+
+
+async def test_the_past_of_a_live_run_is_explained_once_the_view_is_shown(
+    tmp_path: Path, wait_for: WaitFor
+) -> None:
+    algorithm = GeneticAlgorithm(RECORDED)
+    live = VariationSeries()
+    live.reset(algorithm)
+    live.enabled = True
+    for _ in range(12):
+        live.observe(algorithm, algorithm.step())
+    app = QueensApp(RECORDED, frozen_clock=True, record=True, store=str(tmp_path / "r.sqlite3"))
+    async with app.run_test(size=(100, 32)) as pilot:
+        screen = app.main_screen
+        for generation in range(1, 13):  # the view not shown: nothing measured live
+            await pilot.press("n")
+            await wait_for(pilot, lambda g=generation: shown_generation(app) == g, "a step")
+        await pilot.press("left_curly_bracket")
+        await wait_for(pilot, lambda: shown_generation(app) == 2, "ten back")
+        await show_explained(app, pilot, wait_for)
+        await wait_for(pilot, lambda: screen.plot.explained.size == 1, "generation 2 explained")
+        await pilot.press("n")
+        await wait_for(pilot, lambda: screen.plot.explained.size == 2, "generation 3 explained")
+        assert len(screen.run.variation) == 0
+        shown = screen.plot.explained.columns
+        expected = rows_of(live.columns(), [2, 3])
+        np.testing.assert_array_equal(np.array([shown[name] for name in COLUMNS]).T, expected)
+        assert chart_lines(app)[1].startswith("gen 3: selection ")
