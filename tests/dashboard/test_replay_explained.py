@@ -64,6 +64,20 @@ async def live_figures(path: Path, wait_for: WaitFor) -> dict[str, list[float]]:
     return columns
 
 
+def measured_live(config: Config, generations: int | None = None) -> VariationSeries:
+    """The live series of a run of ``config`` measured from its start, for ``generations``
+    (``None``: to its end)."""
+    algorithm = GeneticAlgorithm(config)
+    live = VariationSeries()
+    live.reset(algorithm)
+    live.enabled = True
+    while algorithm.has_next() and (
+        generations is None or algorithm.snapshot.generation < generations
+    ):
+        live.observe(algorithm, algorithm.step())
+    return live
+
+
 def rows_of(columns: dict[str, list[float]], generations: list[int]) -> np.ndarray:
     """Those generations' rows, every column, as one array (``nan`` compares equal below)."""
     where = [columns["generation"].index(float(g)) for g in generations]
@@ -139,12 +153,7 @@ async def test_steps_and_jumps_show_the_live_figures_up_to_the_generation_shown(
 def test_generations_reached_backwards_measure_as_live_and_stay_bounded(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    algorithm = GeneticAlgorithm(RECORDED)
-    live = VariationSeries()
-    live.reset(algorithm)
-    live.enabled = True
-    while algorithm.has_next():
-        live.observe(algorithm, algorithm.step())
+    live = measured_live(RECORDED)
     path = tmp_path / "r.sqlite3"
     with RunStore.open(path) as store:
         recorded = new_algorithm(RECORDED)
@@ -178,12 +187,7 @@ def test_generations_reached_backwards_measure_as_live_and_stay_bounded(
 def test_a_record_kept_without_its_lineage_is_explained_from_its_keyframes(
     tmp_path: Path,
 ) -> None:
-    algorithm = GeneticAlgorithm(RECORDED)
-    live = VariationSeries()
-    live.reset(algorithm)
-    live.enabled = True
-    while algorithm.has_next():
-        live.observe(algorithm, algorithm.step())
+    live = measured_live(RECORDED)
     path = tmp_path / "r.sqlite3"
     with RunStore.open(path) as store:
         recorded = new_algorithm(RECORDED)
@@ -245,12 +249,7 @@ async def test_a_generation_the_record_cannot_explain_says_why(
 async def test_the_past_of_a_live_run_is_explained_once_the_view_is_shown(
     tmp_path: Path, wait_for: WaitFor
 ) -> None:
-    algorithm = GeneticAlgorithm(RECORDED)
-    live = VariationSeries()
-    live.reset(algorithm)
-    live.enabled = True
-    for _ in range(12):
-        live.observe(algorithm, algorithm.step())
+    live = measured_live(RECORDED, generations=12)
     app = QueensApp(RECORDED, frozen_clock=True, record=True, store=str(tmp_path / "r.sqlite3"))
     async with app.run_test(size=(100, 32)) as pilot:
         screen = app.main_screen
