@@ -9,7 +9,8 @@ populations and statistics, in less memory.
 from __future__ import annotations
 
 import tracemalloc
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 import numpy as np
 import pytest
@@ -38,6 +39,19 @@ from engine.uniqueness import (
     unique_fraction,
     weight_blocks,
 )
+
+T = TypeVar("T")
+
+
+def traced(call: Callable[[], T]) -> tuple[T, int, int]:
+    """``call()``'s result, the memory it left allocated and its peak (tracemalloc, bytes)."""
+    tracemalloc.start()
+    try:
+        result = call()
+        held, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    return result, held, peak
 
 
 @settings(max_examples=80, deadline=None)
@@ -77,12 +91,7 @@ def test_a_large_boards_survivors_take_no_third_population() -> None:
     children = np.stack([rng.permutation(n) for _ in range(4)]).astype(np.int32)
     survivors = np.array([5, 0, 7, 2])
     expected = np.concatenate([parents, children]).take(survivors, axis=0)
-    tracemalloc.start()
-    try:
-        made = algorithm._survivors(parents, children, survivors)
-        _, peak = tracemalloc.get_traced_memory()
-    finally:
-        tracemalloc.stop()
+    made, _, peak = traced(lambda: algorithm._survivors(parents, children, survivors))
     assert np.array_equal(made, expected)
     assert peak < parents.nbytes / 8  # a new array of the survivors was parents.nbytes
 
@@ -181,18 +190,13 @@ def test_large_boards_hash_weights_are_let_go_after_their_solutions_are_recorded
     boards = np.stack([np.random.default_rng(row).permutation(n) for row in range(3)])
     narrow = boards.astype(np.int32)
     archive = SolutionArchive(n)
-    tracemalloc.start()
-    try:
-        before, _ = tracemalloc.get_traced_memory()
-        assert archive.record(narrow, rows=np.array([2, 0])) == 2
-        held, _ = tracemalloc.get_traced_memory()
-    finally:
-        tracemalloc.stop()
+    added, held, _ = traced(lambda: archive.record(narrow, rows=np.array([2, 0])))
+    assert added == 2
     assert np.array_equal(archive.boards, narrow[[2, 0]])
     expected = class_keys(boards)  # with weights drawn afresh: the same keys
     assert archive.fundamental_count == len(set(expected[[2, 0]].tolist()))
     # The archive's buffer (room for 4 boards), not the weights (8 bytes a gene) besides.
-    assert held - before < 4 * narrow[0].nbytes + n
+    assert held < 4 * narrow[0].nbytes + n
     assert np.array_equal(row_hashes(narrow, hash_weights(n)), row_hashes(boards))
 
 
@@ -217,18 +221,13 @@ def test_solutions_of_a_published_population_are_kept_where_they_are() -> None:
     population = np.stack([np.random.default_rng(row).permutation(n) for row in range(4)])
     population = read_only(population.astype(np.int32))
     archive = SolutionArchive(n)
-    tracemalloc.start()
-    try:
-        before, _ = tracemalloc.get_traced_memory()
-        assert archive.record(population, rows=np.array([1, 3])) == 2
-        held, peak = tracemalloc.get_traced_memory()
-    finally:
-        tracemalloc.stop()
+    added, held, peak = traced(lambda: archive.record(population, rows=np.array([1, 3])))
+    assert added == 2
     assert np.shares_memory(archive.boards, population)
     assert np.array_equal(archive.boards, population[[1, 3]])
     # Neither a copy of the two solutions (8 bytes a queen) nor the weights (8 more) besides:
     # the one board's inverse (4) at most, while its class key is summed.
-    assert held - before < n and peak - before < 6 * n
+    assert held < n and peak < 6 * n
     # A later solution moves them into the archive's own buffer, unchanged.
     assert archive.record(population, rows=np.array([0])) == 1
     assert not np.shares_memory(archive.boards, population)
@@ -280,12 +279,7 @@ def test_a_large_couple_crosses_in_place_in_5_bytes_a_position() -> None:
     n = 4 * LARGE_BOARD
     rng = np.random.default_rng(2)
     together = np.stack([rng.permutation(n), rng.permutation(n)]).astype(np.int32)[None]
-    tracemalloc.start()
-    try:
-        cycle_crossover_in_place(together, np.array([0]))
-        _, peak = tracemalloc.get_traced_memory()
-    finally:
-        tracemalloc.stop()
+    _, _, peak = traced(lambda: cycle_crossover_in_place(together, np.array([0])))
     assert peak <= 5 * n + 2**12  # copies in and out were 4 x 4 bytes a position, besides
 
 
