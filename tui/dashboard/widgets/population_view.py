@@ -94,8 +94,11 @@ class PopulationView(Widget):
             return ""
         if self.view == "conflicts":
             return f"conflicts of {snapshot.conflicts.shape[0]:,}"
+        width, height = self.size
+        if width < 1 or height < 1:  # not laid out yet: the resize that follows says it
+            return str(self.border_subtitle or "")
         legend = ASCII_SHARE_LEGEND if draws_ascii(self) else SHARE_LEGEND
-        scale = map_scale(snapshot.n, self.size.width, self.size.height)
+        scale = map_scale(snapshot.n, width, height)
         return f"share: {legend}" if scale == 0 else f"1 char = {scale}x{2 * scale} sq · {legend}"
 
     def shares(self) -> npt.NDArray[np.float64]:
