@@ -14,6 +14,7 @@ from textual.widgets import DataTable
 from textual.widgets._footer import FooterKey
 
 from engine import Config
+from engine.lineage import CROSSED
 from tui.dashboard.app import QueensApp
 from tui.dashboard.column_fit import fitted_widths, longest_words, natural_widths, wrapped
 from tui.dashboard.screens.ancestry import AncestryScreen
@@ -152,3 +153,44 @@ async def test_each_population_view_says_its_own_legend_while_paused(wait_for: W
         await pilot.pause(0.2)
         assert "conflicts of" not in bottom_border(), bottom_border()
         assert "1 char = " in bottom_border() or "share: " in bottom_border(), bottom_border()
+
+
+# The inspected individual's panel -----------------------------------------------------------
+
+
+@pytest.mark.parametrize("ascii", [False, True])
+async def test_at_80x24_the_inspected_individuals_family_keys_are_said(
+    wait_for: WaitFor, ascii: bool
+) -> None:
+    """The panel has no row for them there: the chart panel's border says them while an
+    individual is inspected, and the chart's key again once none is."""
+    config = SHOWCASE_SIZE
+    app = QueensApp(config, frozen_clock=True, ascii=ascii)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await step_to(app, pilot, wait_for, 5)
+        charts = app.main_screen.charts
+
+        def bottom_border() -> str:
+            region = charts.region
+            return screen_lines(app)[region.bottom - 1][region.x : region.right]
+
+        crossed = next(
+            index
+            for index, kind in enumerate(app.main_screen.run.latest.lineage.flags.tolist())
+            if kind & CROSSED
+            and len(set(app.main_screen.run.latest.lineage.parents[index].tolist())) == 2
+        )
+        await pilot.press("t", "o", "o", "home", *["down"] * crossed, "enter")
+        await wait_for(pilot, lambda: app.main_screen.run.inspected is not None, "inspected")
+        await pilot.pause(0.2)
+        assert "p parent P other d child w ancestry" in bottom_border(), bottom_border()
+        await pilot.press("p")  # the main parent, a child of its own parents or a survivor
+        await wait_for(
+            pilot, lambda: app.main_screen.run.inspected[0].generation == 4, "the parent"
+        )
+        await pilot.pause(0.2)
+        assert "p parent" in bottom_border() and "w ancestry" in bottom_border()
+        await pilot.press("b")
+        await wait_for(pilot, lambda: app.main_screen.run.inspected is None, "the best again")
+        await pilot.pause(0.2)
+        assert "c: fitness/conflicts/diversity" in bottom_border(), bottom_border()
