@@ -40,8 +40,11 @@ def screen_lines(app: QueensApp) -> list[str]:
     return [strip.text for strip in app.screen._compositor.render_strips()]
 
 
-async def step_to(app: QueensApp, pilot: object, wait_for: WaitFor, last: int) -> None:
-    for generation in range(1, last + 1):
+async def step_to(
+    app: QueensApp, pilot: object, wait_for: WaitFor, last: int, first: int = 1
+) -> None:
+    """Step with ``n`` from generation ``first`` to ``last``, one generation at a time."""
+    for generation in range(first, last + 1):
         await pilot.press("n")  # type: ignore[attr-defined]
         await wait_for(
             pilot, lambda g=generation: app.main_screen.run.latest.generation == g, "a step"
@@ -194,3 +197,35 @@ async def test_at_80x24_the_inspected_individuals_family_keys_are_said(
         await wait_for(pilot, lambda: app.main_screen.run.inspected is None, "the best again")
         await pilot.pause(0.2)
         assert "c: fitness/conflicts/diversity" in bottom_border(), bottom_border()
+
+
+# The chart's diversity-explained view -------------------------------------------------------
+
+
+async def test_at_80x24_diversity_explained_is_whole_and_names_only_lines_it_draws(
+    wait_for: WaitFor,
+) -> None:
+    app = QueensApp(SHOWCASE_SIZE, frozen_clock=True)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await step_to(app, pilot, wait_for, 1)
+        plot = app.main_screen.plot
+
+        def chart() -> list[str]:
+            region = plot.region
+            return [line[region.x : region.right] for line in screen_lines(app)][
+                region.y : region.bottom
+            ]
+
+        await pilot.press("c", "c")
+        await pilot.pause(0.2)
+        assert plot.metric == "explained"
+        said = " ".join(" ".join(chart()).split())
+        assert "measured while shown, from the run's next generation (space or n)" in said, said
+        await step_to(app, pilot, wait_for, 4, first=2)
+        await pilot.pause(0.2)
+        lines = chart()
+        assert any("sel " in line for line in lines), lines  # the diversity's figures
+        shares_drawn = any("%┤" in line for line in lines)
+        if not shares_drawn:
+            assert not any("━cross" in line for line in lines), lines
+        assert sum("┤" in line for line in lines) >= 3, lines  # the diversity's chart

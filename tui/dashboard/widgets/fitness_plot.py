@@ -12,6 +12,7 @@ told apart, as pairs fitness at large N), and diversity explained (see
 
 from __future__ import annotations
 
+import textwrap
 from collections.abc import Mapping, Sequence
 from typing import ClassVar, Final
 
@@ -243,22 +244,26 @@ class FitnessPlot(Widget):
         texts = explained.texts(width)
         if explained.size == 0 or width < 12:
             note = "measured while shown, from the run's next generation (space or n)"
-            return self._text_strips([texts.legend, [(note, None)]], width, base)
+            # Wrapped, not cut: at 80x24 the chart is 36 to 44 cells wide.
+            lines = [[(line, None)] for line in textwrap.wrap(note, max(1, width))]
+            return self._text_strips([texts.legend, *lines], width, base)
         # Legend and summary of each panel, then the x axis: the rest is plot.
         free = height - 5
         share_rows = 0 if free < 6 else free * 2 // 5
-        rows = max(1, free - share_rows)
+        # Without room for the shares' chart (80x24), its legend would name lines not drawn:
+        # its row goes to the diversity's chart, the newest shares' figures stay.
+        rows = max(1, free - share_rows + (share_rows == 0))
         low, high = explained.diversity_range()
         left = left_axis(low, high, rows, whole=False, widest=self._widest(width))
         shares = left_axis(0.0, 100.0, max(share_rows, 1), whole=True, widest=4)
-        shares_rows = {row: f"{label}%" for row, label in shares.rows.items()}
+        shares_rows = {row: f"{label}%" for row, label in shares.rows.items() if share_rows}
         gutter = max(len(label) for label in (*left.ticks.labels, *shares_rows.values()))
         bottom, top = left.ticks.low, left.ticks.high
         layers = [(name, line, bottom, top) for name, line in explained.stage_lines()]
         strips = self._text_strips([texts.legend, texts.summary], width, base)
         strips += self._panel(rows, width, gutter, explained.x, layers, left.rows, None, axis, base)
-        strips += self._text_strips([texts.shares_legend], width, base)
         if share_rows:
+            strips += self._text_strips([texts.shares_legend], width, base)
             layers = [(name, line, 0.0, 1.0) for name, line in explained.share_lines()]
             strips += self._panel(
                 share_rows, width, gutter, explained.x, layers, shares_rows, None, axis, base
