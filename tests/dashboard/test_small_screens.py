@@ -229,3 +229,24 @@ async def test_at_80x24_diversity_explained_is_whole_and_names_only_lines_it_dra
         if not shares_drawn:
             assert not any("━cross" in line for line in lines), lines
         assert sum("┤" in line for line in lines) >= 3, lines  # the diversity's chart
+
+
+async def test_in_ascii_each_line_of_the_charts_legend_has_its_own_mark(
+    wait_for: WaitFor,
+) -> None:
+    """``·`` (dotted) and ``╍`` (dashed) both became ``-``: ``-mean`` and ``-diversity``."""
+    app = QueensApp(SHOWCASE_SIZE, frozen_clock=True, ascii=True)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await step_to(app, pilot, wait_for, 3)
+        plot = app.main_screen.plot
+        await pilot.pause(0.2)
+        legend = screen_lines(app)[plot.region.y][plot.region.x : plot.region.right]
+        lines = [word for word in legend.split()[1:] if not word.startswith("(")]
+        assert len(lines) == 4, legend  # best, mean, worst, diversity
+        assert len({line[0] for line in lines}) == 4, legend
+        await pilot.press("c", "c")
+        await step_to(app, pilot, wait_for, 5, first=4)
+        await pilot.pause(0.2)
+        legend = screen_lines(app)[plot.region.y][plot.region.x : plot.region.right]
+        stages = legend.split()[1:]  # g-1, picked, crossed, g
+        assert len({stage[0] for stage in stages}) == len(stages) == 4, legend

@@ -27,6 +27,7 @@ from textual.widget import Widget
 
 from tui.dashboard.chart_ticks import compact_number, indistinct, left_axis, origin_text
 from tui.dashboard.explained_figures import ExplainedFigures, Piece
+from tui.dashboard.terminal import draws_ascii
 from tui.dashboard.widgets.braille_lines import BRAILLE_COLUMN, LineStyle, line_segments, plot_line
 
 STYLES: Final = {
@@ -47,6 +48,8 @@ STYLES: Final = {
     "mutation worse": LineStyle("#ff5f5f", "╍", 4, 6),
 }
 """Line styles by series; in each view, the lines listed last are drawn on top."""
+ASCII_DOTTED: Final = ":"
+"""The dotted line's mark in an ASCII legend (the other marks read as ``=``, ``-``, ``.``)."""
 RIGHT_AXIS: Final = 2
 """Columns of the right-hand axis (its line and a label: the diversity's 0 and 1)."""
 
@@ -272,6 +275,14 @@ class FitnessPlot(Widget):
         strips.append(self._x_axis(gutter, width, axis, base))
         return strips[:height]
 
+    def _glyph(self, name: str) -> str:
+        """The legend's mark of a series' line style. In ASCII the dotted line's ``·`` is
+        written ``:``: the ASCII filter writes ``·`` as ``-``, as it writes the dashed line's
+        ``╍``, and ``-mean`` could not be told from ``-diversity`` (``-picked`` from ``-g-1``).
+        """
+        glyph = STYLES[name].glyph
+        return ASCII_DOTTED if glyph == "·" and draws_ascii(self) else glyph
+
     @staticmethod
     def _widest(width: int) -> int:
         """Longest tick label for a chart this wide: at most 9, a quarter of a narrow one."""
@@ -287,7 +298,7 @@ class FitnessPlot(Widget):
             segments = [
                 Segment(text, base)
                 if name is None
-                else Segment(STYLES[name].glyph + text, base + Style(color=STYLES[name].colour))
+                else Segment(self._glyph(name) + text, base + Style(color=STYLES[name].colour))
                 for text, name in line
             ]
             strips.append(Strip(segments).crop(0, width).extend_cell_length(width, base))
@@ -386,7 +397,11 @@ class FitnessPlot(Widget):
         segments = [Segment(f"{what} ", base + Style(bold=True))]
         for name in names:
             style = STYLES[name]
-            segments.append(Segment(f"{style.glyph}{name} ", base + Style(color=style.colour)))
+            segments.append(
+                Segment(f"{self._glyph(name)}{name} ", base + Style(color=style.colour))
+            )
         style = STYLES["diversity"]
-        segments.append(Segment(f"{style.glyph}{diversity}", base + Style(color=style.colour)))
+        segments.append(
+            Segment(f"{self._glyph('diversity')}{diversity}", base + Style(color=style.colour))
+        )
         return Strip(segments).crop(0, width).extend_cell_length(width, base)
