@@ -302,6 +302,15 @@ class MainScreen(Screen[None]):
         self.painter.paint_board()
         self.origin_keys.fill_in()
 
+    @on(ConflictList.KeysHint)
+    def _say_inspection_keys(self, message: ConflictList.KeysHint) -> None:
+        """While an individual is inspected (its panel in the chart's place), the chart panel's
+        border says the keys that walk its family instead of the chart's key, at every size:
+        at 80x24 the panel has no row to spare for them."""
+        subtitle = message.hint or legend_markup()
+        if self.charts.border_subtitle != subtitle:
+            self.charts.border_subtitle = subtitle
+
     @on(Board.Resized)
     def _board_resized(self) -> None:
         # Another N (a new run, a replay, a resumed run): another arrangement may suit it.

@@ -12,11 +12,12 @@ generation X.
 from __future__ import annotations
 
 import dataclasses
-from typing import ClassVar
+from typing import ClassVar, Final
 
 import numpy as np
 import numpy.typing as npt
 from rich.text import Text
+from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
@@ -25,9 +26,18 @@ from textual.widgets import DataTable, Footer, Static
 
 from tui.dashboard.ancestry import Line
 from tui.dashboard.board_pictures import Position
+from tui.dashboard.column_fit import fitted_widths, longest_words, natural_widths, wrapped
 from tui.dashboard.origin import FROM_FIRST, FROM_NEITHER, FROM_SECOND, MOVED, ORIGIN_COLOURS
 from tui.dashboard.widgets import Board
 from tui.lab.lineage import Ancestor, BestDescent
+
+COLUMNS: Final = ("gen", "#", "fitness", "conf", "operator", "parent")
+"""The line's table's columns."""
+WRAPPING_COLUMNS: Final = frozenset({"operator", "parent"})
+"""The columns of words, wrapped onto more lines where the table is too narrow for them (see
+:mod:`~tui.dashboard.column_fit`); the numbers keep their width."""
+CELL_PADDING: Final = 1
+"""Cells on each side of each column (the table's own default)."""
 
 
 def line_rows(ancestors: list[Ancestor]) -> list[tuple[int, int]]:
@@ -101,6 +111,13 @@ def origins_key(made: Ancestor, origins: npt.NDArray[np.int8] | None) -> Text:
     return key
 
 
+def _gapped(column: int, cell: str) -> str:
+    """A cell in a table without padding: a space after it, and before it in the first
+    column (each line of a wrapped cell)."""
+    lead = " " if column == 0 else ""
+    return "\n".join(f"{lead}{line} " for line in cell.split("\n"))
+
+
 def _parents_text(ancestor: Ancestor) -> str:
     if ancestor.followed is None:
         return "-"
@@ -127,8 +144,12 @@ class AncestryScreen(Screen[tuple[int, int] | None]):
             "enter",
             "inspect",
             "Inspect",
+            key_display="enter",  # not a symbol that a plain terminal shows as "?"
             id="ancestry-inspect",
             tooltip="the row's ancestor on the main screen's board",
+            # Before the table's own enter (which the footer does not show), so that the
+            # footer says what enter does.
+            priority=True,
         ),
         Binding("escape,w,q", "dismiss", "Close", id="close-ancestry"),
     ]
@@ -165,6 +186,9 @@ class AncestryScreen(Screen[tuple[int, int] | None]):
         self.note = note
         self.ascii = ascii
         self.rows = line_rows(line.ancestors)
+        self.cells = [self._row_cells(first, last) for first, last in self.rows]
+        """The table's cells, one tuple a row, on one line each."""
+        self._widths: list[int] | None = None  # the columns' widths; None: natural, one line
         self._head = Text()  # the title and the descent: the board's key is added per row
 
     def compose(self) -> ComposeResult:
@@ -191,29 +215,94 @@ class AncestryScreen(Screen[tuple[int, int] | None]):
             yield Board(ascii=self.ascii, id="ancestry-board")
         yield Footer(compact=True)
 
-    def on_mount(self) -> None:
-        """Fill the line and show its first ancestor."""
-        table = self.query_one(DataTable)
-        table.add_columns("gen", "#", "fitness", "conf", "operator", "parent")
+    def _row_cells(self, first: int, last: int) -> tuple[str, ...]:
+        """One row's cells: a stretch of generations in one place is one row."""
         ancestors = self.line.ancestors
-        for first, last in self.rows:
-            ancestor = ancestors[first]
-            generation = f"{ancestor.generation:,}"
-            if last > first:
-                generation = f"{ancestor.generation:,}-{ancestors[last].generation:,}"
-            table.add_row(
-                generation,
-                str(ancestor.individual),
-                f"{ancestor.fitness:.6g}",
-                str(ancestor.conflicts),
-                ancestor.operator,
-                _parents_text(ancestors[last]),
-            )
+        ancestor = ancestors[first]
+        generation = f"{ancestor.generation:,}"
+        if last > first:
+            generation = f"{ancestor.generation:,}-{ancestors[last].generation:,}"
+        return (
+            generation,
+            str(ancestor.individual),
+            f"{ancestor.fitness:.6g}",
+            str(ancestor.conflicts),
+            ancestor.operator,
+            _parents_text(ancestors[last]),
+        )
+
+    def on_mount(self) -> None:
+        """Fill the line and show its first ancestor; fit the columns once laid out."""
+        self._fill(None)
         self.query_one(
             "#ancestry-table", Vertical
-        ).border_title = f"Line: {len(ancestors):,} generations"
-        table.focus()
+        ).border_title = f"Line: {len(self.line.ancestors):,} generations"
+        self.query_one(DataTable).focus()
         self._show_row(0)
+        self.call_after_refresh(self._fit_columns)
+
+    def on_resize(self, event: events.Resize) -> None:
+        """Fit the columns to the new width, once laid out."""
+        self.call_after_refresh(self._fit_columns)
+
+    def _fill(self, widths: list[int] | None) -> None:
+        """(Re)fill the table; the cursor stays on its row.
+
+        ``widths`` ``None``: each column as wide as its cells, padded on both sides. Else each
+        column that wide, its words wrapped to it, and one space between columns (and before
+        the first) instead of the padding.
+        """
+        table = self.query_one(DataTable)
+        row = table.cursor_row
+        table.clear(columns=True)
+        table.cell_padding = CELL_PADDING if widths is None else 0
+        for index, label in enumerate(COLUMNS):
+            if widths is None:
+                table.add_column(label)
+            else:
+                table.add_column(_gapped(index, label), width=widths[index] + 1 + (index == 0))
+        for cells in self.cells:
+            if widths is None:
+                table.add_row(*cells)
+                continue
+            lines = [wrapped(cell, width) for cell, width in zip(cells, widths, strict=True)]
+            table.add_row(
+                *(_gapped(index, "\n".join(cell)) for index, cell in enumerate(lines)),
+                height=max(map(len, lines)),
+            )
+        self._widths = widths
+        if self.cells:
+            table.move_cursor(row=max(0, min(row, len(self.cells) - 1)))
+
+    def _fit_columns(self) -> None:
+        """Every column in the table's width: the words wrap where the numbers leave them too
+        little room, rather than the last column going off the side."""
+        table = self.query_one(DataTable)
+        area = self.query_one("#ancestry-table", Vertical).content_size
+        if area.width <= 0:
+            return
+        natural = natural_widths(COLUMNS, self.cells)
+        shortest = [
+            longest_words(index, COLUMNS, self.cells) if label in WRAPPING_COLUMNS else None
+            for index, label in enumerate(COLUMNS)
+        ]
+        scrollbar = table.styles.scrollbar_size_vertical
+        widths: list[int] | None = None
+        room = area.width - (scrollbar if len(self.cells) + 1 > area.height else 0)
+        if sum(natural) + 2 * CELL_PADDING * len(COLUMNS) > room:
+            gaps = len(COLUMNS) + 1  # one space after each column, one before the first
+            widths = fitted_widths(natural, shortest, area.width - gaps)
+            if self._lines(widths) > area.height:  # the vertical scrollbar takes its columns
+                widths = fitted_widths(natural, shortest, area.width - scrollbar - gaps)
+        if widths != self._widths:
+            self._fill(widths)
+
+    def _lines(self, widths: list[int]) -> int:
+        """The table's height in lines with these widths: the header and every row."""
+        return 1 + sum(
+            max(len(wrapped(cell, width)) for cell, width in zip(cells, widths, strict=True))
+            for cells in self.cells
+        )
 
     def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
         """The board follows the row."""

@@ -9,6 +9,7 @@ import numpy as np
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import VerticalScroll
+from textual.message import Message
 from textual.widgets import Static
 
 from tui.dashboard.board_pictures import Position
@@ -19,9 +20,10 @@ PAIR_LIMIT: Final = 200
 
 PAIRS_IN_VIEW: Final = 2
 """Pairs the panel shows without scrolling where it can: where the origin's lines would leave
-fewer, it says the origin in one paragraph, without the keys' hint (the help lists them), and
-the pairs' heading in the count's line. At 80x24 the panel has 6 or 7 rows, and the origin's
-five or six lines left none of them to the pairs."""
+fewer, it says the origin in one paragraph, and the pairs' heading in the count's line. At
+80x24 the panel has 6 or 7 rows, and the origin's five or six lines left none of them to the
+pairs. The keys that step to the parents are not among those lines: the panel's holder says
+them on its border (:class:`ConflictList.KeysHint`), where they cost no row."""
 
 
 def attacking_pairs(position: Position, limit: int = PAIR_LIMIT) -> list[tuple[str, int, int]]:
@@ -57,8 +59,26 @@ def attacking_pairs(position: Position, limit: int = PAIR_LIMIT) -> list[tuple[s
     return pairs
 
 
+def keys_hint(origin: Origin | str | None) -> str | None:
+    """The keys that walk an individual's family, as markup for a border: to each parent, back
+    to the child, the ancestry (``None`` where the origin is not known here)."""
+    if not isinstance(origin, Origin):
+        return None
+    parents = {0: "", 1: "[b]p[/] parent ", 2: "[b]p[/] parent [b]P[/] other "}
+    child = "[b]d[/] child " if origin.parents else ""
+    return f"{parents[min(len(origin.parents), 2)]}{child}[b]w[/] ancestry"
+
+
 class ConflictList(VerticalScroll):
     """A scrollable list of the attacking pairs of one individual."""
+
+    class KeysHint(Message):
+        """The keys that walk the family of the individual shown (markup), or ``None``: the
+        panel is hidden, or the origin is not known."""
+
+        def __init__(self, hint: str | None) -> None:
+            super().__init__()
+            self.hint = hint
 
     DEFAULT_CSS = """
     ConflictList {
@@ -69,10 +89,25 @@ class ConflictList(VerticalScroll):
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
         self._shown: tuple[Position, str, int, Origin | str | None] | None = None
+        self._said: str | None = None  # the keys last told to the holder
 
     def compose(self) -> ComposeResult:
         """One static holds the text."""
         yield Static(id="conflict-text")
+
+    def on_show(self) -> None:
+        """Shown: its holder says the keys of the individual shown."""
+        self._say_keys(keys_hint(self._shown[3] if self._shown else None))
+
+    def on_hide(self) -> None:
+        """Hidden (no individual inspected): no keys to say."""
+        self._say_keys(None)
+
+    def _say_keys(self, hint: str | None) -> None:
+        """Tell the holder the keys, when they change (each border change repaints)."""
+        if hint != self._said:
+            self._said = hint
+            self.post_message(self.KeysHint(hint))
 
     def on_resize(self) -> None:
         """Say it again in the new size (compact or not: see :data:`PAIRS_IN_VIEW`)."""
@@ -110,6 +145,8 @@ class ConflictList(VerticalScroll):
             conflicts: Its attacking pairs as the engine counted them.
             origin: Where it came from, or why that is not known here, or ``None``.
         """
+        if self.display:
+            self._say_keys(keys_hint(origin))
         self._shown = (position, title, conflicts, origin)
         compact = self._compact(origin, conflicts)
         text = origin_text(origin, compact=compact)
@@ -134,9 +171,9 @@ class ConflictList(VerticalScroll):
 
 def origin_text(origin: Origin | str | None, *, compact: bool = False) -> Text:
     """How an individual was made, its parents (index, fitness, conflicts) and where its
-    queens came from, each origin in its board colour; the keys that step to the parents.
-    A text instead says why that is not known here. ``compact``: one paragraph, parts
-    separated by ``·``, no keys."""
+    queens came from, each origin in its board colour (the keys that step to the parents are
+    :func:`keys_hint`'s). A text instead says why that is not known here. ``compact``: one
+    paragraph, parts separated by ``·``."""
     text = Text()
     if origin is None:
         return text
@@ -168,14 +205,10 @@ def origin_text(origin: Origin | str | None, *, compact: bool = False) -> Text:
                 mark = "*" if name == "moved" else ""
                 parts.append(Text.assemble((f"{counts[name]} {name}{mark}", style)))
         text.append(Text(", ").join(parts))
-        if compact:
-            text.append("\n")
-            return text
-        keys = "p parent, P other" if len(origin.parents) > 1 else "p parent"
-        text.append(f"\n{keys}, d back to the child, w ancestry\n", style="dim")
+        text.append("\n")
     elif compact:
         text.right_crop(len(end))
         text.append("\n")
     else:
-        text.append("no parents: w ancestry\n", style="dim")
+        text.append("no parents\n", style="dim")
     return text

@@ -12,6 +12,7 @@ told apart, as pairs fitness at large N), and diversity explained (see
 
 from __future__ import annotations
 
+import textwrap
 from collections.abc import Mapping, Sequence
 from typing import ClassVar, Final
 
@@ -26,6 +27,7 @@ from textual.widget import Widget
 
 from tui.dashboard.chart_ticks import compact_number, indistinct, left_axis, origin_text
 from tui.dashboard.explained_figures import ExplainedFigures, Piece
+from tui.dashboard.terminal import draws_ascii
 from tui.dashboard.widgets.braille_lines import BRAILLE_COLUMN, LineStyle, line_segments, plot_line
 
 STYLES: Final = {
@@ -46,6 +48,8 @@ STYLES: Final = {
     "mutation worse": LineStyle("#ff5f5f", "╍", 4, 6),
 }
 """Line styles by series; in each view, the lines listed last are drawn on top."""
+ASCII_DOTTED: Final = ":"
+"""The dotted line's mark in an ASCII legend (the other marks read as ``=``, ``-``, ``.``)."""
 RIGHT_AXIS: Final = 2
 """Columns of the right-hand axis (its line and a label: the diversity's 0 and 1)."""
 
@@ -245,25 +249,30 @@ class FitnessPlot(Widget):
         explained = self.explained
         texts = explained.texts(width)
         if explained.size == 0 or width < 12:
-            note = texts.summary or [
-                ("measured while shown, from the run's next generation (space or n)", None)
-            ]
-            return self._text_strips([texts.legend, note], width, base)
+            if texts.summary:
+                lines = [texts.summary]
+            else:
+                note = "measured while shown, from the run's next generation (space or n)"
+                # Wrapped, not cut: at 80x24 the chart is 36 to 44 cells wide.
+                lines = [[(line, None)] for line in textwrap.wrap(note, max(1, width))]
+            return self._text_strips([texts.legend, *lines], width, base)
         # Legend and summary of each panel, then the x axis: the rest is plot.
         free = height - 5
         share_rows = 0 if free < 6 else free * 2 // 5
-        rows = max(1, free - share_rows)
+        # Without room for the shares' chart (80x24), its legend would name lines not drawn:
+        # its row goes to the diversity's chart, the newest shares' figures stay.
+        rows = max(1, free - share_rows + (share_rows == 0))
         low, high = explained.diversity_range()
         left = left_axis(low, high, rows, whole=False, widest=self._widest(width))
         shares = left_axis(0.0, 100.0, max(share_rows, 1), whole=True, widest=4)
-        shares_rows = {row: f"{label}%" for row, label in shares.rows.items()}
+        shares_rows = {row: f"{label}%" for row, label in shares.rows.items() if share_rows}
         gutter = max(len(label) for label in (*left.ticks.labels, *shares_rows.values()))
         bottom, top = left.ticks.low, left.ticks.high
         layers = [(name, line, bottom, top) for name, line in explained.stage_lines()]
         strips = self._text_strips([texts.legend, texts.summary], width, base)
         strips += self._panel(rows, width, gutter, explained.x, layers, left.rows, None, axis, base)
-        strips += self._text_strips([texts.shares_legend], width, base)
         if share_rows:
+            strips += self._text_strips([texts.shares_legend], width, base)
             layers = [(name, line, 0.0, 1.0) for name, line in explained.share_lines()]
             strips += self._panel(
                 share_rows, width, gutter, explained.x, layers, shares_rows, None, axis, base
@@ -271,6 +280,14 @@ class FitnessPlot(Widget):
         strips += self._text_strips([texts.shares], width, base)
         strips.append(self._x_axis(gutter, width, axis, base))
         return strips[:height]
+
+    def _glyph(self, name: str) -> str:
+        """The legend's mark of a series' line style. In ASCII the dotted line's ``·`` is
+        written ``:``: the ASCII filter writes ``·`` as ``-``, as it writes the dashed line's
+        ``╍``, and ``-mean`` could not be told from ``-diversity`` (``-picked`` from ``-g-1``).
+        """
+        glyph = STYLES[name].glyph
+        return ASCII_DOTTED if glyph == "·" and draws_ascii(self) else glyph
 
     @staticmethod
     def _widest(width: int) -> int:
@@ -287,7 +304,7 @@ class FitnessPlot(Widget):
             segments = [
                 Segment(text, base)
                 if name is None
-                else Segment(STYLES[name].glyph + text, base + Style(color=STYLES[name].colour))
+                else Segment(self._glyph(name) + text, base + Style(color=STYLES[name].colour))
                 for text, name in line
             ]
             strips.append(Strip(segments).crop(0, width).extend_cell_length(width, base))
@@ -386,7 +403,11 @@ class FitnessPlot(Widget):
         segments = [Segment(f"{what} ", base + Style(bold=True))]
         for name in names:
             style = STYLES[name]
-            segments.append(Segment(f"{style.glyph}{name} ", base + Style(color=style.colour)))
+            segments.append(
+                Segment(f"{self._glyph(name)}{name} ", base + Style(color=style.colour))
+            )
         style = STYLES["diversity"]
-        segments.append(Segment(f"{style.glyph}{diversity}", base + Style(color=style.colour)))
+        segments.append(
+            Segment(f"{self._glyph('diversity')}{diversity}", base + Style(color=style.colour))
+        )
         return Strip(segments).crop(0, width).extend_cell_length(width, base)

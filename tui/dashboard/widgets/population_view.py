@@ -74,7 +74,32 @@ class PopulationView(Widget):
         title = f"{VIEW_TITLES[view]} · gen {snapshot.generation:,}"
         if self.border_title != title:
             self.border_title = title
+        self._set_subtitle(self._caption())
         self.refresh()
+
+    def on_resize(self) -> None:
+        """The placement map's scale, and so its caption, follows the size."""
+        self._set_subtitle(self._caption())
+
+    def _caption(self) -> str:
+        """What the border says under the view: the map's scale and shades, or how many
+        individuals the histogram counts.
+
+        Set when the view, the snapshot or the size changes, never while drawing: a border
+        changed in :meth:`render` is drawn at the next repaint only, and a paused run has
+        none (the placement map went without its legend, the histogram kept the map's).
+        """
+        snapshot = self.snapshot
+        if snapshot is None:
+            return ""
+        if self.view == "conflicts":
+            return f"conflicts of {snapshot.conflicts.shape[0]:,}"
+        width, height = self.size
+        if width < 1 or height < 1:  # not laid out yet: the resize that follows says it
+            return str(self.border_subtitle or "")
+        legend = ASCII_SHARE_LEGEND if draws_ascii(self) else SHARE_LEGEND
+        scale = map_scale(snapshot.n, width, height)
+        return f"share: {legend}" if scale == 0 else f"1 char = {scale}x{2 * scale} sq · {legend}"
 
     def shares(self) -> npt.NDArray[np.float64]:
         """The placement map of the snapshot shown, computed once."""
@@ -98,16 +123,13 @@ class PopulationView(Widget):
         scale = map_scale(shares.shape[0], width, height)
         queen = self.get_component_rich_style("population-view--queen", partial=True)
         text = Text(no_wrap=True, overflow="crop")
-        legend = ASCII_SHARE_LEGEND if draws_ascii(self) else SHARE_LEGEND
         if scale == 0:
             light = self.get_component_rich_style("population-view--light") + queen
             dark = self.get_component_rich_style("population-view--dark") + queen
-            caption = f"share: {legend}"
             levels = share_levels(shares).tolist()
         else:
             field = self.get_component_rich_style("population-view--field") + queen
             light = dark = field
-            caption = f"1 char = {scale}x{2 * scale} sq · {legend}"
             levels = share_levels(block_shares(shares, scale)).tolist()
         cell = 2 if scale == 0 else 1
         for row, line in enumerate(levels):
@@ -116,7 +138,6 @@ class PopulationView(Widget):
             for column, level in enumerate(line):
                 style: Style = light if (row + column) % 2 == 0 else dark
                 text.append(SHADES[level] * cell, style)
-        self._set_subtitle(caption)
         return text
 
     def _histogram(self, width: int, height: int) -> Text:
@@ -143,7 +164,6 @@ class PopulationView(Widget):
             text.append(f"{label:>{label_width}} ")
             text.append("█" * length, queen)
             text.append(" <1%" if 0 < share < 1 else f" {share:.0f}%")
-        self._set_subtitle(f"conflicts of {histogram.size:,}")
         return text
 
     def _set_subtitle(self, subtitle: str) -> None:
