@@ -76,6 +76,21 @@ def plot_line(
     np.maximum.at(owner, cells, priority)
 
 
+def measured_runs(
+    x: npt.NDArray[np.float64], x_range: tuple[float, float], dot_columns: int
+) -> npt.NDArray[np.int64]:
+    """Per point, the run of neighbouring measured generations it belongs to: a new run
+    starts after generations that were not measured, where the gap shows (more than one
+    generation, across more than one dot column). Points of one run are joined by a line; a
+    line across a gap would draw values nobody measured."""
+    if x.size < 2:
+        return np.zeros(x.size, dtype=np.int64)
+    (x0, x1) = x_range
+    at = np.floor((x - x0) / (x1 - x0) * (dot_columns - 1))
+    gaps = (np.diff(x) > 1) & (np.diff(at) > 1)
+    return np.concatenate(([0], np.cumsum(gaps))).astype(np.int64)
+
+
 def line_segments(
     codes: npt.NDArray[np.int64],
     owner: npt.NDArray[np.int64],

@@ -28,7 +28,13 @@ from textual.widget import Widget
 from tui.dashboard.chart_ticks import compact_number, indistinct, left_axis, origin_text
 from tui.dashboard.explained_figures import ExplainedFigures, Piece
 from tui.dashboard.terminal import draws_ascii
-from tui.dashboard.widgets.braille_lines import BRAILLE_COLUMN, LineStyle, line_segments, plot_line
+from tui.dashboard.widgets.braille_lines import (
+    BRAILLE_COLUMN,
+    LineStyle,
+    line_segments,
+    measured_runs,
+    plot_line,
+)
 
 STYLES: Final = {
     "best": LineStyle("#5fd75f", "━", 1, 1),
@@ -270,12 +276,23 @@ class FitnessPlot(Widget):
         bottom, top = left.ticks.low, left.ticks.high
         layers = [(name, line, bottom, top) for name, line in explained.stage_lines()]
         strips = self._text_strips([texts.legend, texts.summary], width, base)
-        strips += self._panel(rows, width, gutter, explained.x, layers, left.rows, None, axis, base)
+        strips += self._panel(
+            rows, width, gutter, explained.x, layers, left.rows, None, axis, base, broken=True
+        )
         if share_rows:
             strips += self._text_strips([texts.shares_legend], width, base)
             layers = [(name, line, 0.0, 1.0) for name, line in explained.share_lines()]
             strips += self._panel(
-                share_rows, width, gutter, explained.x, layers, shares_rows, None, axis, base
+                share_rows,
+                width,
+                gutter,
+                explained.x,
+                layers,
+                shares_rows,
+                None,
+                axis,
+                base,
+                broken=True,
             )
         strips += self._text_strips([texts.shares], width, base)
         strips.append(self._x_axis(gutter, width, axis, base))
@@ -321,31 +338,43 @@ class FitnessPlot(Widget):
         right: Mapping[int, str] | None,
         axis: Style,
         base: Style,
+        *,
+        broken: bool = False,
     ) -> list[Strip]:
         """``rows`` rows of plot: the left labels, the lines (the later on top), the mark, and
         the right axis (with its labels, if any).
 
         Args:
             layers: Name (in :data:`STYLES`), values by x, and the values at the bottom and top.
+            broken: ``x`` are the generations measured, not every one: lines break where
+                generations were not (:func:`measured_runs`). A value missing from a measured
+                generation (``NaN``: no child of that operator) is joined across.
         """
         plot_width = max(1, width - gutter - 1 - RIGHT_AXIS)
         codes = np.zeros((rows, plot_width), dtype=np.int64)
         owner = np.full((rows, plot_width), -1, dtype=np.int64)
         x0, x1 = self._x_range()
+        runs = (
+            measured_runs(x, (x0, x1), 2 * plot_width)
+            if broken and x1 > x0
+            else np.zeros(x.size, dtype=np.int64)
+        )
         for priority, (name, line, bottom, top) in enumerate(layers):
-            if line.size == x.size and line.size and top > bottom:
-                known = ~np.isnan(line)
-                if known.any():
-                    plot_line(
-                        codes,
-                        owner,
-                        x[known],
-                        line[known],
-                        (x0, x1),
-                        (bottom, top),
-                        STYLES[name],
-                        priority,
-                    )
+            if line.size != x.size or not line.size or top <= bottom:
+                continue
+            known = ~np.isnan(line)
+            for run in np.unique(runs[known]).tolist():
+                points = known & (runs == run)
+                plot_line(
+                    codes,
+                    owner,
+                    x[points],
+                    line[points],
+                    (x0, x1),
+                    (bottom, top),
+                    STYLES[name],
+                    priority,
+                )
         names = [name for name, *_ in layers]
         if self._mark is not None and x0 <= self._mark <= x1:
             column = round((self._mark - x0) / (x1 - x0) * (2 * plot_width - 1))
