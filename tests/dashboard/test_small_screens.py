@@ -13,8 +13,8 @@ import pytest
 from textual.widgets import DataTable
 from textual.widgets._footer import FooterKey
 
-from engine import Config
 from engine.lineage import CROSSED
+from tests.dashboard.test_origin import CROSSING
 from tui.dashboard.app import QueensApp
 from tui.dashboard.column_fit import fitted_widths, longest_words, natural_widths, wrapped
 from tui.dashboard.screens.ancestry import AncestryScreen
@@ -22,16 +22,7 @@ from tui.dashboard.widgets.population_view import PopulationView
 
 WaitFor = Callable[..., Awaitable[None]]
 
-SHOWCASE_SIZE = Config(
-    n=28,
-    population=40,
-    seed=5,
-    crossover="pmx",
-    crossover_rate=0.9,
-    mutation="swap",
-    mutation_rate=0.5,
-    stop_when_solved=False,
-)
+SHOWCASE_SIZE = CROSSING.replace(n=28)
 """The showcase's board (half blocks at 80x24), with crossed children in its first generations."""
 
 
