@@ -247,3 +247,42 @@ def test_two_openers_creating_a_new_store_at_once_both_open_it(tmp_path: Path) -
     first.close()
     thread.join(timeout=30)
     assert opened == [[]]
+
+
+def test_a_new_store_has_its_name_only_once_in_wal_mode(tmp_path: Path) -> None:
+    """Openers of a store just made never have to switch it (byte 18 of a WAL file is 2)."""
+    from tui.lab.store.creation import create_store_file
+
+    path = tmp_path / "runs.sqlite3"
+    assert create_store_file(path, wal=True)
+    assert path.read_bytes()[18:20] == b"\x02\x02"
+    portable = tmp_path / "portable.sqlite3"
+    assert create_store_file(portable)
+    assert portable.read_bytes()[18:20] == b"\x01\x01"
+
+
+def test_opening_a_rollback_store_while_another_process_writes_waits_for_it(
+    tmp_path: Path,
+) -> None:
+    """Switching to WAL takes a read lock, then asks for the write lock: held by another,
+    SQLite refuses at once ("database is locked"), the busy timeout not waited. Seen as a
+    sweep refused while ``queens runs`` opened the store it was making."""
+    import threading
+
+    from tui.lab.store.creation import create_store_file
+
+    path = tmp_path / "rollback.sqlite3"
+    create_store_file(path)  # rollback mode, as an older or exported store is
+    writer = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+    writer.execute("BEGIN IMMEDIATE")
+    released = threading.Timer(0.3, lambda: writer.execute("ROLLBACK"))
+    released.start()
+    try:
+        with RunStore.open(path, create=False) as store:
+            assert store.runs() == []
+    finally:
+        released.join()
+        writer.close()
+    with sqlite3.connect(path) as connection:
+        assert connection.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+    connection.close()

@@ -13,6 +13,7 @@ import contextlib
 import os
 import sqlite3
 import threading
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Final
@@ -122,7 +123,7 @@ def open_connection(
         except OSError as error:
             raise StoreError(f"cannot create the store's folder {target.parent}: {error}") from None
     if not exists:
-        create_store_file(target)  # False: another process made it first; judged below
+        create_store_file(target, wal=wal)  # False: another process made it first; judged below
     try:
         refuse_unless_ours(target)
     except OSError as error:  # gone or unreadable since the checks above
@@ -155,11 +156,33 @@ def _prepare(store: StoreConnection, wal: bool) -> None:
         tables = _tables_once_created(store)
     check_schema(connection, store.path, tables)
     if wal:
-        mode = connection.execute("PRAGMA journal_mode = WAL").fetchone()[0]
+        mode = _switch_to_wal(connection)
         if str(mode).lower() != "wal":
             raise StoreError(f"{store.path}: cannot switch the store to WAL mode ({mode})")
         # In WAL mode NORMAL never corrupts; a power cut may lose the last commits.
         connection.execute("PRAGMA synchronous = NORMAL")
+
+
+def _switch_to_wal(connection: sqlite3.Connection) -> str:
+    """``PRAGMA journal_mode = WAL``, tried again while other openers hold the file.
+
+    Switching a rollback-mode file needs it to itself; two connections switching at once
+    make SQLite refuse one of them at once ("database is locked", the busy timeout not
+    waited). So a busy refusal is tried again until :data:`BUSY_TIMEOUT` has passed.
+    A file already in WAL mode answers at once.
+    """
+    deadline = time.monotonic() + BUSY_TIMEOUT
+    pause = 0.001
+    while True:
+        try:
+            return str(connection.execute("PRAGMA journal_mode = WAL").fetchone()[0])
+        except sqlite3.OperationalError as error:
+            text = str(error).lower()
+            busy = "locked" in text or "busy" in text
+            if not busy or time.monotonic() + pause > deadline:
+                raise
+        time.sleep(pause)
+        pause = min(pause * 2, 0.05)
 
 
 def _tables_once_created(store: StoreConnection) -> set[str]:

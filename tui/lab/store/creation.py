@@ -24,14 +24,23 @@ SIDE_FILES: Final = ("-journal", "-wal", "-shm")
 
 
 def create_store_file(
-    target: Path, *, named: Path | None = None, hint: str = "pass --store or set QUEENS_STORE"
+    target: Path,
+    *,
+    named: Path | None = None,
+    hint: str = "pass --store or set QUEENS_STORE",
+    wal: bool = False,
 ) -> bool:
-    """Create an empty store (the tables, in rollback-journal mode) at ``target``.
+    """Create an empty store (the tables, in rollback-journal mode unless ``wal``) at ``target``.
+
+    A store meant for WAL mode is switched before it gets its name: switching a file that
+    others have open needs every one of them to let go, and several openers switching at
+    once refuse each other at once ("database is locked", without waiting).
 
     Args:
         target: Where the store goes; its folder must exist.
         named: The file to name in error messages (default ``target``).
         hint: What to do instead, said at the end of an error message.
+        wal: Make the file in WAL mode (a portable run file stays in rollback mode).
 
     Returns:
         ``True`` when this call created it; ``False`` when a file of that name appeared
@@ -49,6 +58,8 @@ def create_store_file(
                 connection.execute("BEGIN IMMEDIATE")
                 create_schema(connection)
                 connection.execute("COMMIT")
+                if wal:
+                    connection.execute("PRAGMA journal_mode = WAL")
             finally:
                 connection.close()
         except sqlite3.Error as error:
