@@ -367,6 +367,8 @@ async def test_at_80x24_the_inspected_childs_origin_leaves_room_for_its_attackin
         assert panel.size.height <= 8, panel.size
         assert any("crossed (pmx)" in line for line in seen), seen
         assert sum(" × " in line and "row,col" not in line for line in seen) >= 2, seen
+        # The one paragraph's separators stay with the part before them when it wraps.
+        assert not any(line.rstrip().endswith("·") for line in seen), seen
 
 
 async def test_the_ancestry_board_colours_the_queens_from_the_parent_the_line_follows(

@@ -173,14 +173,15 @@ def origin_text(origin: Origin | str | None, *, compact: bool = False) -> Text:
     """How an individual was made, its parents (index, fitness, conflicts) and where its
     queens came from, each origin in its board colour (the keys that step to the parents are
     :func:`keys_hint`'s). A text instead says why that is not known here. ``compact``: one
-    paragraph, parts separated by ``·``."""
+    paragraph, parts separated by ``;`` (which wraps with the part before it, where a ``·``
+    of its own was left at a line's end)."""
     text = Text()
     if origin is None:
         return text
     if isinstance(origin, str):
         text.append(f"{origin}\n", style="dim")
         return text
-    end = " · " if compact else "\n"
+    end = "; " if compact else "\n"
     text.append(origin.operator, style="bold")
     text.append(end)
     for number, parent in enumerate(origin.parents, start=1):
