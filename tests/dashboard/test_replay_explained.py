@@ -267,3 +267,31 @@ async def test_the_past_of_a_live_run_is_explained_once_the_view_is_shown(
         expected = rows_of(live.columns(), [2, 3])
         np.testing.assert_array_equal(np.array([shown[name] for name in COLUMNS]).T, expected)
         assert chart_lines(app)[1].startswith("gen 3: selection ")
+
+
+async def test_the_past_of_a_live_run_is_not_measured_again_where_the_live_run_measured_it(
+    tmp_path: Path, wait_for: WaitFor
+) -> None:
+    live = measured_live(RECORDED, generations=12)
+    app = QueensApp(RECORDED, frozen_clock=True, record=True, store=str(tmp_path / "r.sqlite3"))
+    async with app.run_test(size=(100, 32)) as pilot:
+        screen = app.main_screen
+        for generation in range(1, 13):  # the view shown from generation 7 on
+            if generation == 7:
+                await show_explained(app, pilot, wait_for)
+            await pilot.press("n")
+            await wait_for(pilot, lambda g=generation: shown_generation(app) == g, "a step")
+        assert screen.run.variation.columns()["generation"] == [7.0, 8.0, 9.0, 10.0, 11.0, 12.0]
+        # 2 and 4 are measured by time travel; 8, between them, is the live run's.
+        for generation in (2, 8, 4):
+            await pilot.press("g", *str(generation), "enter")
+            await wait_for(pilot, lambda g=generation: shown_generation(app) == g, "a jump")
+        await wait_for(pilot, lambda: len(screen.travel.variation) >= 2, "two measured")
+        assert screen.travel.variation.columns()["generation"] == [2.0, 4.0]
+        await pilot.press("g", "8", "enter")
+        await wait_for(pilot, lambda: shown_generation(app) == 8, "generation 8 again")
+        screen.painter.repaint(force=True)
+        await pilot.pause()
+        shown = screen.plot.explained.columns
+        expected = rows_of(live.columns(), [2, 4, 7, 8])
+        np.testing.assert_array_equal(np.array([shown[name] for name in COLUMNS]).T, expected)

@@ -95,6 +95,7 @@ class MainScreen(Screen[None]):
         """Records the current run in the run store (when the form's toggle says so)."""
         self.travel = TimeTravel()
         """The past generation shown, if any."""
+        self.travel.variation.known = self.run.variation.has
         self.ring = LineageRing()
         """The live run's last generations, for the parent keys and the ancestry."""
         self._mounted = False

@@ -104,6 +104,9 @@ class TravelVariation:
     def __init__(self) -> None:
         self.enabled = False
         """Measure each generation reached (set while the chart shows diversity explained)."""
+        self.known: Callable[[int], bool] = lambda generation: False
+        """Whether the live run measured a generation already (its figures are the same:
+        the chart shows the live ones, and it is not measured again)."""
         self._lock = threading.Lock()
         self._timeline: Timeline | None = None
         self._rows: dict[int, tuple[float, ...]] = {}
@@ -135,6 +138,7 @@ class TravelVariation:
             and timeline is self._timeline
             and generation not in self._rows
             and generation not in self._notes
+            and not self.known(generation)
         )
 
     def explain(

@@ -14,6 +14,7 @@ one is let go.
 
 from __future__ import annotations
 
+import bisect
 import threading
 from typing import Final
 
@@ -66,6 +67,13 @@ class VariationSeries:
 
     def __len__(self) -> int:
         return len(self._columns["generation"])
+
+    def has(self, generation: int) -> bool:
+        """Whether ``generation`` is measured and kept (from any thread)."""
+        with self._lock:
+            measured = self._columns["generation"]
+            at = bisect.bisect_left(measured, generation)
+            return at < len(measured) and measured[at] == generation
 
     def observe(self, algorithm: GeneticAlgorithm, snapshot: Snapshot) -> None:
         """The engine thread stepped ``algorithm``: measure the new generation if enabled."""
