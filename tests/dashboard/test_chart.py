@@ -150,7 +150,7 @@ async def test_the_diversity_explained_view_plots_each_stage_and_the_shares(
         assert lines[0].startswith("div") and "picked" in lines[0] and "crossed" in lines[0]
         assert "sel " in lines[1] or "selection " in lines[1]
         assert "100%┤" in text and "0%┤" in text
-        assert re.search(r"[cm](rossover|utation)? ↑\d+%? =\d+%? ↓\d+%", text), text
+        assert re.search(r"(c|m|cross|mut|crossover|mutation) ↑\d+%? =\d+%? ↓\d+%", text), text
         assert lines[-1].split()[0] == "1" and lines[-1].split()[-1] == "5"
         # Off the view, the engine thread measures nothing more.
         await pilot.press("c")

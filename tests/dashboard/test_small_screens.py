@@ -216,6 +216,8 @@ async def test_at_80x24_diversity_explained_is_whole_and_names_only_lines_it_dra
         await pilot.pause(0.2)
         lines = chart()
         assert any("sel " in line for line in lines), lines  # the diversity's figures
+        # The operators' shares, named as the figures above name them (not by one letter).
+        assert any(" ↑" in line and "cross " in line and "mut " in line for line in lines), lines
         shares_drawn = any("%┤" in line for line in lines)
         if not shares_drawn:
             assert not any("━cross" in line for line in lines), lines

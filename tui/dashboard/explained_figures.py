@@ -62,10 +62,12 @@ def percent(share: float) -> str:
     return f"{share:.0%}"
 
 
-def outcome_text(operator: str, row: Mapping[str, float], *, short: bool = False) -> str:
-    """``crossover ↑1% =0% ↓99%`` (short: ``x ↑1 =0 ↓99%``), or ``no crossover`` when it made
-    no child."""
-    name = operator[0] if short else operator
+def outcome_text(
+    operator: str, row: Mapping[str, float], *, label: str | None = None, short: bool = False
+) -> str:
+    """``crossover ↑1% =0% ↓99%`` (``label``: named so, ``cross ↑1% =0% ↓99%``; short:
+    ``c ↑1 =0 ↓99%``), or ``no crossover`` when it made no child."""
+    name = label or (operator[0] if short else operator)
     improved = row.get(f"{operator} improved", math.nan)
     if math.isnan(improved):
         return f"no {name}"
@@ -198,6 +200,14 @@ class ExplainedFigures:
                     (
                         f"{generation}{outcome_text('crossover', row)}  "
                         f"{outcome_text('mutation', row)}",
+                        None,
+                    )
+                ],
+                [
+                    (
+                        # Named as the shares' legend and the diversity's figures name them.
+                        f"{outcome_text('crossover', row, label='cross')}  "
+                        f"{outcome_text('mutation', row, label='mut')}",
                         None,
                     )
                 ],
