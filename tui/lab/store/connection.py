@@ -166,10 +166,11 @@ def _prepare(store: StoreConnection, wal: bool) -> None:
 def _switch_to_wal(connection: sqlite3.Connection) -> str:
     """``PRAGMA journal_mode = WAL``, tried again while other openers hold the file.
 
-    Switching a rollback-mode file needs it to itself; two connections switching at once
-    make SQLite refuse one of them at once ("database is locked", the busy timeout not
-    waited). So a busy refusal is tried again until :data:`BUSY_TIMEOUT` has passed.
-    A file already in WAL mode answers at once.
+    Switching a rollback-mode file takes a read lock, then asks for the write lock; when
+    another connection holds it, or asks for it too, SQLite refuses at once ("database is
+    locked", the busy timeout not waited: an upgrade from a read lock does not wait). So a
+    busy refusal is tried again until :data:`BUSY_TIMEOUT` has passed. A file already in
+    WAL mode answers at once.
     """
     deadline = time.monotonic() + BUSY_TIMEOUT
     pause = 0.001
