@@ -4,16 +4,25 @@ from __future__ import annotations
 
 import math
 
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from tui.dashboard.chart_ticks import WIDEST_LABEL, axis_ticks, indistinct, origin_text
+from tui.dashboard.chart_ticks import (
+    TINIEST_STEP,
+    WIDEST_LABEL,
+    axis_ticks,
+    indistinct,
+    origin_text,
+)
 
 values = st.floats(min_value=-1e12, max_value=1e12, allow_nan=False, allow_infinity=False)
 
 
 @settings(max_examples=400, deadline=None)
 @given(values, values, st.integers(min_value=2, max_value=8), st.booleans())
+@example(0.0, 5e-324, 2, False)  # the span's step underflowed to 0: log10 failed
+@example(-1e-310, 0.0, 8, False)
+@example(1e-305, 2e-305, 3, False)
 def test_ticks_are_distinct_cover_the_range_and_read_differently(
     first: float, second: float, most: int, whole: bool
 ) -> None:
@@ -24,7 +33,7 @@ def test_ticks_are_distinct_cover_the_range_and_read_differently(
     assert list(ticks.values) == sorted(set(ticks.values))
     # The axis covers every value, its ends are ticks, and it is not much wider than asked.
     assert ticks.low == ticks.values[0] <= low and high <= ticks.values[-1] == ticks.high
-    if high > low:
+    if high - low >= TINIEST_STEP * most:  # narrower: drawn as equal values, 1 either side
         assert ticks.high - ticks.low <= 6 * max(high - low, 1.0 if whole else 0.0)
     if whole:
         assert all(value == math.floor(value) for value in ticks.values)

@@ -23,6 +23,10 @@ STEP_FACTORS: Final = (1.0, 2.0, 2.5, 5.0)
 whole)."""
 WIDEST_LABEL: Final = 9
 """Longest tick label by default (the chart's gutter)."""
+TINIEST_STEP: Final = 1e-300
+"""The smallest step sought: below it a power of ten underflows (to a subnormal, then to 0,
+whose logarithm fails and whose multiples never grow), so a narrower range is drawn as if its
+values were equal."""
 
 
 @dataclass(frozen=True)
@@ -131,7 +135,7 @@ def axis_ticks(
     low, high = min(low, high), max(low, high)
     if whole:
         low, high = math.floor(low), math.ceil(high)
-    if high == low:
+    if (high - low) / most < TINIEST_STEP:  # equal, or too close for a step to part them
         low, high = (low - 1, high + 1) if low != 0 else (0.0, 1.0)
     # The first step whose ticks are at most ``most`` (or, failing that a step further on, one
     # more than that), both ends rounded out.
