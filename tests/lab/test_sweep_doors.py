@@ -17,7 +17,7 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -258,6 +258,16 @@ def test_a_bad_scheduler_is_refused_by_both_commands_alike(
 # Signals held while a pool starts or ends its workers ----------------------------------------
 
 
+@pytest.fixture
+def default_ctrl_c() -> Iterator[None]:
+    """Ctrl+C raises KeyboardInterrupt, as in a shell's foreground: pytest started in the
+    background by a script (``nohup sh -c 'pytest' &``) inherits SIGINT ignored."""
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    yield
+    signal.signal(signal.SIGINT, previous)
+
+
+@pytest.mark.usefixtures("default_ctrl_c")
 def test_a_signal_inside_a_held_block_acts_once_the_block_ends() -> None:
     steps = []
     with pytest.raises(KeyboardInterrupt), signals_held():
@@ -268,6 +278,17 @@ def test_a_signal_inside_a_held_block_acts_once_the_block_ends() -> None:
         steps.append("outer")
     assert steps == ["inner", "outer"]
     assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+
+
+def test_an_ignored_signal_stays_ignored_after_a_held_block() -> None:
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        with signals_held():
+            os.kill(os.getpid(), signal.SIGINT)
+            time.sleep(0.05)
+        assert signal.getsignal(signal.SIGINT) == signal.SIG_IGN
+    finally:
+        signal.signal(signal.SIGINT, previous)
 
 
 def test_a_process_started_in_a_held_block_starts_with_the_signals_blocked() -> None:
