@@ -28,7 +28,7 @@ test: $(STAMP)
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy engine tui
 	$(BIN)/lint-imports --no-logo
-	$(BIN)/pytest -q -n 2
+	$(BIN)/pytest -q -n 2 --dist worksteal
 
 bench: $(STAMP)
 	$(BIN)/python -m pip install --quiet -e '.[dev,cluster,bench]'
