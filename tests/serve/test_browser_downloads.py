@@ -158,9 +158,21 @@ class DevTools:
                     await asyncio.sleep(0.2)
         except TimeoutError:
             shown = await self.screen_text(since)
+            focus = await self.evaluate(
+                "[document.hasFocus(), document.activeElement && document.activeElement.className]"
+            )
             raise AssertionError(
-                f"no {what} within {LIMIT} s; the page got {shown!r:.2000}"
+                f"no {what} within {LIMIT} s; focus {focus}; the page sent the server "
+                f"{self.sent_frames()[-8:]}; the page got {shown!r:.2000}"
             ) from None
+
+    def sent_frames(self) -> list[str]:
+        """What the page sent on its websockets (the keys go as ``["stdin", ...]``)."""
+        return [
+            str(event["params"]["response"]["payloadData"])[:80]
+            for event in self.events
+            if event["method"] == "Network.webSocketFrameSent"
+        ]
 
     async def press(self, key: str, *, ctrl: bool = False) -> None:
         """A real key press (a letter, or ``Enter``), as the browser gets it from a keyboard."""
@@ -316,6 +328,10 @@ async def served_page(tmp_path: Path) -> AsyncIterator[ServedPage]:
             )
             tools.session_id = attached["sessionId"]
             await tools.call("Page.enable")
+            # The page acts focused whatever the headless window's focus: a blur would reach
+            # the dashboard as one, and keys go to the page's focused element either way.
+            await tools.call("Emulation.setFocusEmulationEnabled", enabled=True)
+            await tools.call("Network.enable")  # its websocket frames, said if a key is lost
             await tools.call("Page.addScriptToEvaluateOnNewDocument", source=WATCH_THE_TERMINAL)
             await tools.call("Page.navigate", url=page_url)
             await tools.wait_for("window.__queens.text.includes('Quit')", "dashboard")
