@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 
 import numpy as np
+import pytest
 
 from engine import Config, GeneticAlgorithm, Snapshot
 from engine.lineage import CROSSED
-from tui.dashboard.ancestry import ring_line
+from tui.dashboard.actions import origin_keys
+from tui.dashboard.ancestry import Line, RecordedRun, ring_line
 from tui.dashboard.app import QueensApp
 from tui.dashboard.lineage_ring import LineageRing, snapshot_bytes
 from tui.dashboard.origin import FROM_BOTH, FROM_FIRST, FROM_SECOND, MOVED, origin_of
@@ -277,6 +280,56 @@ async def test_the_ancestry_of_a_replayed_generation_is_the_live_one_and_the_lab
     assert live_line.ancestors == replayed.ancestors == lab.ancestors
     assert live_line.descent == replayed.descent == lab.descent
     assert [a.generation for a in lab.ancestors] == list(range(12, -1, -1))
+
+
+READING = "reading the run's record"
+
+
+def reading_notices(app: QueensApp) -> list[str]:
+    return [note.message for note in app._notifications if READING in note.message]
+
+
+def replay_at_its_end(tmp_path: Path) -> QueensApp:
+    path = tmp_path / "r.sqlite3"
+    config = CROSSING.replace(generations=12)
+    record(path, config)
+    return QueensApp(config, frozen_clock=True, store=str(path), replay=1)
+
+
+async def test_an_ancestry_read_quickly_from_the_record_says_nothing_of_the_reading(
+    tmp_path: Path, wait_for: WaitFor, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The notice came at once and stayed its 2 s over the ancestry's header, opened long before.
+    monkeypatch.setattr(origin_keys, "NOTICE_DELAY", 1.0)
+    app = replay_at_its_end(tmp_path)
+    async with app.run_test(size=(100, 32)) as pilot:
+        await wait_for(pilot, lambda: app.main_screen.run.latest.generation == 12, "the end")  # type: ignore[union-attr]
+        screen = await open_ancestry(app, pilot, wait_for)
+        assert screen.line.source == "run 1"  # read from the record, in a thread
+        await pilot.pause(1.3)
+        assert reading_notices(app) == []
+
+
+async def test_an_ancestry_slow_to_read_says_it_is_reading_the_record(
+    tmp_path: Path, wait_for: WaitFor, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(origin_keys, "NOTICE_DELAY", 0.05)
+    release = threading.Event()
+    read_line = RecordedRun.line
+
+    def slow_line(recorded: RecordedRun, generation: int, index: int) -> Line:
+        release.wait(30)
+        return read_line(recorded, generation, index)
+
+    monkeypatch.setattr(RecordedRun, "line", slow_line)
+    app = replay_at_its_end(tmp_path)
+    async with app.run_test(size=(100, 32)) as pilot:
+        await wait_for(pilot, lambda: app.main_screen.run.latest.generation == 12, "the end")  # type: ignore[union-attr]
+        await pilot.press("w")
+        await wait_for(pilot, lambda: reading_notices(app) != [], "the reading notice")
+        assert reading_notices(app) == ["Ancestry: reading the run's record…"]
+        release.set()
+        await wait_for(pilot, lambda: isinstance(app.screen, AncestryScreen), "the ancestry")
 
 
 def test_the_ring_keeps_the_newest_generations_and_the_line_stops_where_it_does() -> None:

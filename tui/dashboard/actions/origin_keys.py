@@ -11,7 +11,7 @@ reaches generation 0, else from the record; an unrecorded run's line stops where
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TypeVar
+from typing import Final, TypeVar
 
 from textual.screen import Screen
 
@@ -24,6 +24,10 @@ from tui.dashboard.recording import DashboardRecording
 from tui.dashboard.time_travel import TimeTravel
 
 Result = TypeVar("Result")
+
+NOTICE_DELAY: Final = 0.5
+"""Seconds a read from the record goes before it is said to be under way: a quicker one says
+nothing, since its notice would outlive the answer and sit over what the answer opened."""
 
 
 class OriginKeys:
@@ -90,16 +94,28 @@ class OriginKeys:
         quiet: bool = False,
     ) -> None:
         """Run ``work`` in a thread, then ``done`` with its result on the UI thread (unless
-        another request came since); an error is said, never raised."""
+        another request came since); an error is said, never raised. A read that takes more
+        than :data:`NOTICE_DELAY` is said to be under way (unless ``quiet``)."""
         self._request += 1
         request = self._request
         screen = self.screen
 
+        notice = None
+        if not quiet:
+            notice = screen.set_timer(
+                NOTICE_DELAY,
+                lambda: screen.notify(f"{what}: reading the run's record…", timeout=2),
+            )
+
         def finish(result: Result) -> None:
+            if notice is not None:
+                notice.stop()
             if request == self._request:
                 done(result)
 
         def failed(error: str) -> None:
+            if notice is not None:
+                notice.stop()
             if request == self._request:
                 screen.notify(error, title=what, severity="error", timeout=8)
 
@@ -111,8 +127,6 @@ class OriginKeys:
             else:
                 screen.app.call_from_thread(finish, result)
 
-        if not quiet:
-            screen.notify(f"{what}: reading the run's record…", timeout=2)
         screen.run_worker(compute, thread=True, group="origin", exit_on_error=False)
 
     def fill_in(self) -> None:
