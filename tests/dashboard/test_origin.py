@@ -289,6 +289,11 @@ def reading_notices(app: QueensApp) -> list[str]:
     return [note.message for note in app._notifications if READING in note.message]
 
 
+def at_generation(app: QueensApp, generation: int) -> bool:
+    latest = app.main_screen.run.latest
+    return latest is not None and latest.generation == generation
+
+
 def replay_at_its_end(tmp_path: Path) -> QueensApp:
     path = tmp_path / "r.sqlite3"
     config = CROSSING.replace(generations=12)
@@ -303,7 +308,7 @@ async def test_an_ancestry_read_quickly_from_the_record_says_nothing_of_the_read
     monkeypatch.setattr(origin_keys, "NOTICE_DELAY", 1.0)
     app = replay_at_its_end(tmp_path)
     async with app.run_test(size=(100, 32)) as pilot:
-        await wait_for(pilot, lambda: app.main_screen.run.latest.generation == 12, "the end")  # type: ignore[union-attr]
+        await wait_for(pilot, lambda: at_generation(app, 12), "the replay at its end")
         screen = await open_ancestry(app, pilot, wait_for)
         assert screen.line.source == "run 1"  # read from the record, in a thread
         await pilot.pause(1.3)
@@ -324,7 +329,7 @@ async def test_an_ancestry_slow_to_read_says_it_is_reading_the_record(
     monkeypatch.setattr(RecordedRun, "line", slow_line)
     app = replay_at_its_end(tmp_path)
     async with app.run_test(size=(100, 32)) as pilot:
-        await wait_for(pilot, lambda: app.main_screen.run.latest.generation == 12, "the end")  # type: ignore[union-attr]
+        await wait_for(pilot, lambda: at_generation(app, 12), "the replay at its end")
         await pilot.press("w")
         await wait_for(pilot, lambda: reading_notices(app) != [], "the reading notice")
         assert reading_notices(app) == ["Ancestry: reading the run's record…"]
