@@ -33,6 +33,18 @@ def shown_generation(app: QueensApp) -> int:
     return -1 if latest is None else latest.generation
 
 
+async def step_live(
+    app: QueensApp, pilot: object, wait_for: WaitFor, last: int, *, shown_from: int = 0
+) -> None:
+    """Step a live run with ``n`` up to generation ``last``, diversity explained shown from
+    generation ``shown_from`` on (0: never)."""
+    for generation in range(1, last + 1):
+        if generation == shown_from:
+            await show_explained(app, pilot, wait_for)
+        await pilot.press("n")  # type: ignore[attr-defined]
+        await wait_for(pilot, lambda g=generation: shown_generation(app) == g, "a step")
+
+
 def chart_lines(app: QueensApp) -> list[str]:
     plot = app.main_screen.plot
     return [plot.render_line(y).text for y in range(plot.size.height)]
@@ -253,9 +265,7 @@ async def test_the_past_of_a_live_run_is_explained_once_the_view_is_shown(
     app = QueensApp(RECORDED, frozen_clock=True, record=True, store=str(tmp_path / "r.sqlite3"))
     async with app.run_test(size=(100, 32)) as pilot:
         screen = app.main_screen
-        for generation in range(1, 13):  # the view not shown: nothing measured live
-            await pilot.press("n")
-            await wait_for(pilot, lambda g=generation: shown_generation(app) == g, "a step")
+        await step_live(app, pilot, wait_for, 12)  # the view not shown: nothing measured live
         await pilot.press("left_curly_bracket")
         await wait_for(pilot, lambda: shown_generation(app) == 2, "ten back")
         await show_explained(app, pilot, wait_for)
@@ -276,11 +286,7 @@ async def test_the_past_of_a_live_run_is_not_measured_again_where_the_live_run_m
     app = QueensApp(RECORDED, frozen_clock=True, record=True, store=str(tmp_path / "r.sqlite3"))
     async with app.run_test(size=(100, 32)) as pilot:
         screen = app.main_screen
-        for generation in range(1, 13):  # the view shown from generation 7 on
-            if generation == 7:
-                await show_explained(app, pilot, wait_for)
-            await pilot.press("n")
-            await wait_for(pilot, lambda g=generation: shown_generation(app) == g, "a step")
+        await step_live(app, pilot, wait_for, 12, shown_from=7)
         assert screen.run.variation.columns()["generation"] == [7.0, 8.0, 9.0, 10.0, 11.0, 12.0]
         # 2 and 4 are measured by time travel; 8, between them, is the live run's.
         for generation in (2, 8, 4):
