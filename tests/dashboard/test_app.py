@@ -420,6 +420,9 @@ async def test_a_solved_run_is_announced_and_highlighted(wait_for: WaitFor) -> N
         assert "SOLVED" in str(app.query_one("#status").render())
         await pilot.press("space")  # over: says so instead of failing
         assert any("press r" in n.message for n in app._notifications)
+        await pilot.press("n", "n", "space")  # pressed again: the notice is not stacked
+        await pilot.pause()
+        assert sum("press r" in n.message for n in app._notifications) == 1
 
 
 async def test_a_large_board_gets_an_overview_and_z_zooms_in() -> None:

@@ -25,6 +25,7 @@ from textual.binding import BindingType
 from textual.command import Provider
 from textual.events import Resize
 from textual.filter import LineFilter
+from textual.notifications import SeverityLevel
 from textual.screen import Screen
 from textual.theme import Theme
 from textual.widget import AwaitMount
@@ -34,6 +35,7 @@ from tui.dashboard.actions.bindings import QUIT
 from tui.dashboard.ascii_filter import AsciiFilter
 from tui.dashboard.main_screen import MainScreen
 from tui.dashboard.palette import DashboardCommands, DashboardPalette
+from tui.dashboard.repeated_notices import RepeatedNotices
 from tui.dashboard.screens import RaceScreen, SolutionsScreen
 from tui.dashboard.screens.too_small import TooSmallScreen
 from tui.dashboard.settings import load_settings, save_setting
@@ -108,11 +110,27 @@ class QueensApp(App[None]):
             replay=replay,
         )
         self._mounted = False
+        self._notices = RepeatedNotices()
 
     @property
     def unmapped_characters(self) -> set[str]:
         """Characters drawn as ``?`` in ASCII mode: none while every glyph has a translation."""
         return self._ascii_filter.unmapped
+
+    def notify(
+        self,
+        message: str,
+        *,
+        title: str = "",
+        severity: SeverityLevel = "information",
+        timeout: float | None = None,
+        markup: bool = True,
+    ) -> None:
+        """A notice, unless the same one is on show already (:mod:`.repeated_notices`)."""
+        shown_for = self.NOTIFICATION_TIMEOUT if timeout is None else timeout
+        if self._notices.on_show((message, title, severity), shown_for):
+            return
+        super().notify(message, title=title, severity=severity, timeout=timeout, markup=markup)
 
     def get_line_filters(self) -> Sequence[LineFilter]:
         """Textual's filters, and in ASCII mode the one that makes every character ASCII."""
