@@ -23,12 +23,13 @@ from typing import ClassVar, Final, cast
 from textual.app import App
 from textual.binding import BindingType
 from textual.command import Provider
-from textual.events import Resize
+from textual.events import Event, Key, Resize
 from textual.filter import LineFilter
 from textual.notifications import SeverityLevel
 from textual.screen import Screen
 from textual.theme import Theme
 from textual.widget import AwaitMount
+from textual.widgets import Input
 
 from engine import Config
 from tui.dashboard.actions.bindings import QUIT
@@ -131,6 +132,24 @@ class QueensApp(App[None]):
         if self._notices.on_show((message, title, severity), shown_for):
             return
         super().notify(message, title=title, severity=severity, timeout=timeout, markup=markup)
+
+    async def on_event(self, event: Event) -> None:
+        """A character typed ahead of the field it was meant for goes into that field.
+
+        A key that opens a field (``g``'s generation prompt, ``f``'s form, ``e``'s folder)
+        acts once its event has come back up to the app; the keys typed right after it had
+        gone by then to what had the focus before, and come back up here, past the field
+        that now has it, to be looked up among the keys (``q`` would quit). A character is
+        sent to the field instead, in order, behind its focus (which selects what the field
+        holds, as for keys typed later; a field stops every character, so none comes back).
+        An Enter among them acts on the field through its binding: what it asks for reads
+        the field when it is handled, after them."""
+        if isinstance(event, Key) and event.is_forwarded and event.is_printable:
+            field = self.screen.focused
+            if isinstance(field, Input):
+                field.post_message(Key(event.key, event.character))
+                return
+        await super().on_event(event)
 
     def get_line_filters(self) -> Sequence[LineFilter]:
         """Textual's filters, and in ASCII mode the one that makes every character ASCII."""

@@ -103,7 +103,8 @@ class ExportScreen(ModalScreen[list[Path] | None]):
     @on(Input.Submitted, "#export-folder")
     def _submitted(self, event: Input.Submitted) -> None:
         try:
-            written = write_files(check_folder(event.value), self.files)
+            # The folder as it is now, with what was typed ahead of the enter.
+            written = write_files(check_folder(event.input.value), self.files)
         except ExportError as error:
             self.query_one("#export-error", Static).update(str(error))
             return

@@ -48,11 +48,11 @@ class GenerationPrompt(ModalScreen[int | None]):
 
     @on(Input.Submitted)
     def _submitted(self, event: Input.Submitted) -> None:
-        text = event.value.strip().replace(",", "").replace("_", "")
+        typed = event.input.value  # as it is now: with the digits typed ahead of the enter
+        text = typed.strip().replace(",", "").replace("_", "")
         if not text.isdigit() or int(text) > self.last:
             self.query_one("#prompt-error", Static).update(
-                f"generation: {event.value!r} is not allowed; a whole number from 0 to "
-                f"{self.last:,}"
+                f"generation: {typed!r} is not allowed; a whole number from 0 to {self.last:,}"
             )
             return
         self.dismiss(int(text))
