@@ -301,3 +301,19 @@ async def test_the_past_of_a_live_run_is_not_measured_again_where_the_live_run_m
         shown = screen.plot.explained.columns
         expected = rows_of(live.columns(), [2, 4, 7, 8])
         np.testing.assert_array_equal(np.array([shown[name] for name in COLUMNS]).T, expected)
+
+
+@pytest.mark.parametrize(("record", "said"), [(True, "[ or g goes back"), (False, "r starts")])
+async def test_a_run_over_before_the_view_was_shown_says_how_to_measure_it(
+    tmp_path: Path, wait_for: WaitFor, record: bool, said: str
+) -> None:
+    # It said "from the run's next generation (space or n)": keys that only say it is over.
+    solving = Config(n=8, population=40, seed=1)
+    app = QueensApp(solving, frozen_clock=True, record=record, store=str(tmp_path / "r.sqlite3"))
+    async with app.run_test(size=(120, 32)) as pilot:
+        await pilot.press("space")
+        await wait_for(pilot, lambda: app.main_screen.run.state == "solved", "the solution")
+        await show_explained(app, pilot, wait_for)
+        app.main_screen.painter.repaint(force=True)
+        await pilot.pause()
+        assert said in chart_lines(app)[1], chart_lines(app)[:3]

@@ -25,6 +25,7 @@ from tui.dashboard.origin import Origin, origin_of
 from tui.dashboard.time_travel import TimeTravel
 from tui.dashboard.travel_variation import (
     Note,
+    finished_note,
     measuring_note,
     shown_columns,
     unmeasured_note,
@@ -52,6 +53,8 @@ SPARK_POINTS: Final = 240
 """Points per sparkline at most."""
 RATE_WINDOW: Final = 1.0
 """Seconds over which generations per second are measured."""
+FINISHED: Final = ("solved", "stopped")
+"""The states of a run that will not step again."""
 
 
 class Painter:
@@ -114,7 +117,7 @@ class Painter:
         """The snapshot the table shows."""
         self.plotted = -1
         """How many generations the chart shows (-1: it must be drawn again)."""
-        self.explained: tuple[int, int, int] | None = None
+        self.explained: tuple[int, int, int, bool] | None = None
         """What the diversity-explained view was drawn from (see :meth:`explained_key`;
         ``None``: not drawn)."""
         self.listed: tuple[Snapshot, int] | None = None
@@ -287,10 +290,10 @@ class Painter:
             },
         )
 
-    def explained_key(self) -> tuple[int, int, int]:
+    def explained_key(self) -> tuple[int, int, int, bool]:
         """What the diversity-explained view shows depends on: the generations the engine
-        thread measured, the changes to those time travel measured, and the past generation
-        shown (-1: the live run)."""
+        thread measured, the changes to those time travel measured, the past generation
+        shown (-1: the live run), and whether the run is over (what to do then is said)."""
         travel = self.travel
         latest = self.run.latest
         shown = -1
@@ -300,6 +303,7 @@ class Painter:
             self.run.variation.measured,
             0 if travel is None else travel.variation.version,
             shown,
+            self.run.state in FINISHED,
         )
 
     def _explained_columns(self, shown: int) -> tuple[dict[str, list[float]], Note | None]:
@@ -308,6 +312,9 @@ class Painter:
         chart showed them then, and why the generation shown has no figures, if it has none."""
         live = self.run.variation.columns()
         if shown < 0 or self.travel is None:
+            if self.run.state in FINISHED and not live["generation"]:
+                recorded = self.travel is not None and self.travel.timeline is not None
+                return live, finished_note(recorded)
             return live, None
         variation = self.travel.variation
         columns = shown_columns(shown, live, variation.columns())

@@ -65,6 +65,21 @@ def failed_note(generation: int, why: str) -> Note:
     )
 
 
+def finished_note(recorded: bool) -> Note:
+    """The run is over and the view was shown too late to measure any of it live."""
+    if recorded:
+        return (
+            "the run is over: [ or g goes back, and each generation shown is measured",
+            "run over: [ or g goes back to measure it",
+            "run over: [ or g",
+        )
+    return (
+        "the run is over and not recorded: r starts a new one, measured while shown",
+        "run over, not recorded: r for a new one",
+        "run over: r",
+    )
+
+
 def measuring_note(generation: int) -> Note:
     """A generation not measured yet (the time-travel thread is at it)."""
     return (f"gen {generation:,}: measuring…",)
