@@ -463,3 +463,22 @@ async def test_the_ancestry_board_colours_the_queens_from_the_parent_the_line_fo
         position = screen.query_one("#ancestry-board", Board).position
         assert position is not None and position.origins is not None
         assert (position.origins != 0).all()
+
+
+def test_the_best_from_best_question_says_why_it_has_no_answer_yet() -> None:
+    from tui.dashboard.screens.ancestry import descent_text
+    from tui.lab.lineage import BestDescent
+
+    nothing = BestDescent(0, 0, 0)
+    assert descent_text(nothing, 0).endswith("not known (gen 0 has no generation before it)")
+    assert descent_text(nothing, 7).endswith("not known (only gen 7 is read here, none before it)")
+    assert descent_text(BestDescent(4, 2, 1), 4).startswith(
+        "the best of gen X+1 has the best of gen X as a parent in 2 of 4 generations (1-4): 50.0%"
+    )
+
+
+async def test_a_line_of_one_generation_says_so_in_the_singular(wait_for: WaitFor) -> None:
+    app = QueensApp(CROSSING, frozen_clock=True)
+    async with app.run_test(size=(100, 32)) as pilot:
+        screen = await open_ancestry(app, pilot, wait_for)
+        assert screen.query_one("#ancestry-table").border_title == "Line: 1 generation"

@@ -28,6 +28,7 @@ from tui.dashboard.ancestry import Line
 from tui.dashboard.board_pictures import Position
 from tui.dashboard.column_fit import fitted_widths, longest_words, natural_widths, wrapped
 from tui.dashboard.origin import FROM_FIRST, FROM_NEITHER, FROM_SECOND, MOVED, ORIGIN_COLOURS
+from tui.dashboard.solution_texts import plural
 from tui.dashboard.widgets import Board
 from tui.lab.lineage import Ancestor, BestDescent
 
@@ -84,7 +85,12 @@ def line_origins(child: Ancestor, parent: Ancestor | None) -> npt.NDArray[np.int
 def descent_text(descent: BestDescent, top: int) -> str:
     """NetLogo's question, answered for the generations read: ``top`` and those before it."""
     if descent.generations == 0:
-        return "best from best: no generation with a generation before it read yet"
+        why = (
+            "gen 0 has no generation before it"
+            if top == 0
+            else f"only gen {top:,} is read here, none before it"
+        )
+        return f"the best of gen X+1 has the best of gen X as a parent: not known ({why})"
     first = top - descent.generations + 1
     return (
         f"the best of gen X+1 has the best of gen X as a parent in {descent.from_best:,} of "
@@ -236,7 +242,7 @@ class AncestryScreen(Screen[tuple[int, int] | None]):
         self._fill(None)
         self.query_one(
             "#ancestry-table", Vertical
-        ).border_title = f"Line: {len(self.line.ancestors):,} generations"
+        ).border_title = f"Line: {plural(len(self.line.ancestors), 'generation')}"
         self.query_one(DataTable).focus()
         self._show_row(0)
         self.call_after_refresh(self._fit_columns)
