@@ -14,6 +14,8 @@ import os
 from pathlib import Path
 from typing import Final
 
+from tui.lab.store.location import make_private_folder
+
 CONFIG_DIR_VARIABLE: Final = "QUEENS_GA_CONFIG_DIR"
 """Environment variable naming the settings directory instead of the platform's."""
 SETTINGS_FILE: Final = "settings.json"
@@ -58,7 +60,7 @@ def save_setting(key: str, value: str) -> str | None:
     settings = load_settings()
     settings[key] = value
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
+        make_private_folder(path.parent)
         temporary = path.with_suffix(".tmp")
         temporary.write_text(json.dumps(settings, indent=2) + "\n", encoding="utf-8")
         temporary.replace(path)

@@ -21,7 +21,7 @@ from typing import Final
 from tui.lab.store.creation import create_store_file
 from tui.lab.store.errors import StoreError, explain
 from tui.lab.store.existing_file import empty_file_error, refuse_unless_ours
-from tui.lab.store.location import store_path
+from tui.lab.store.location import make_private_folder, store_path, user_store_path
 from tui.lab.store.schema import check_schema, table_names
 
 BUSY_TIMEOUT: Final = 10.0
@@ -110,19 +110,14 @@ def open_connection(
             is another application's database, has a newer schema, or has a damaged
             write-ahead log.
     """
-    default = path is None
     target = store_path(path)
     exists = target.exists()
     if not exists and not create:
         raise StoreError(f"{target}: no such run file")
     if exists and target.is_dir():
         raise StoreError(f"{target}: is a directory, not a run store")
-    if not exists and default:
-        try:
-            target.parent.mkdir(parents=True, exist_ok=True)
-        except OSError as error:
-            raise StoreError(f"cannot create the store's folder {target.parent}: {error}") from None
     if not exists:
+        _make_folder_for(target)
         create_store_file(target, wal=wal)  # False: another process made it first; judged below
     try:
         refuse_unless_ours(target)
@@ -145,6 +140,34 @@ def open_connection(
         connection.close()
         raise StoreError(explain(target, error)) from None
     return store
+
+
+def _make_folder_for(target: Path) -> None:
+    """Make the user's own store folder on first use; say so when another store's is missing.
+
+    The folder of the default store (``~/.local/share/queens-ga`` on Linux) is made, private
+    to the user, the first time a store is created in it: a new account records its first
+    run with no step by hand. A folder named by ``--store`` or ``QUEENS_STORE`` is not made
+    (a typing mistake would leave folders about): its absence is said in words.
+
+    Raises:
+        StoreError: The folder is missing and not ours to make, or cannot be made.
+    """
+    folder = target.parent
+    if target.absolute() == user_store_path().absolute():
+        try:
+            make_private_folder(folder)
+        except OSError as error:
+            reason = error.strerror or error
+            raise StoreError(
+                f"{target}: cannot create the run store's folder {folder} ({reason}); "
+                "pass --store or set QUEENS_STORE to keep runs elsewhere"
+            ) from None
+    elif not folder.is_dir():
+        raise StoreError(
+            f"{target}: cannot create a run store there: the folder {folder} does not exist; "
+            "create it, or pass --store or set QUEENS_STORE to a file in a folder that does"
+        )
 
 
 def _prepare(store: StoreConnection, wal: bool) -> None:
