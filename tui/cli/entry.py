@@ -39,14 +39,20 @@ QUICK_EXIT_COMMANDS = frozenset({"solve", "presets", "solutions"})
 """Commands that, once done, hold nothing for Python's shutdown to finish: their output is
 printed, their run store (``solve --record``) closed, no thread or child process is left."""
 
+DASHBOARD_COMMANDS = frozenset({None, "tui", "replay"})
+"""Commands that run the dashboard (``queens`` alone among them): once it has returned, its
+record is closed and its workers joined, but Textual's driver may have left a thread on a
+terminal that has gone (:mod:`tui.cli.dashboard_session`), which must not hold the process."""
 
-def _quick_exit(code: int) -> None:
+
+def _quick_exit(code: int, *, always: bool = False) -> None:
     """End the process now, skipping Python's shutdown, once stdout and stderr are flushed.
 
     Freeing numpy's and the engine's objects one by one at exit took 25-40 ms here, a fifth of
     a ``queens solve --n 8``; the kernel takes the whole process back at once instead. Only
     after a command of :data:`QUICK_EXIT_COMMANDS` returned normally; if a flush fails (the
-    reader went away), the normal exit reports it.
+    reader went away), the normal exit reports it, unless ``always`` (the dashboard: its
+    terminal may be gone, and nothing is left to report).
     """
     import os
 
@@ -54,7 +60,8 @@ def _quick_exit(code: int) -> None:
         sys.stdout.flush()
         sys.stderr.flush()
     except (OSError, ValueError):
-        return
+        if not always:
+            return
     os._exit(code)
 
 
@@ -89,8 +96,11 @@ def main() -> int:
         if received_signals:  # an import swallowed the interruption (``except ImportError``)
             raise interruption_received()
         code = command_line()
-        if chosen_command(sys.argv[1:]) in QUICK_EXIT_COMMANDS:
+        command = chosen_command(sys.argv[1:])
+        if command in QUICK_EXIT_COMMANDS:
             _quick_exit(code)
+        elif command in DASHBOARD_COMMANDS:
+            _quick_exit(code, always=True)
         return code
     except BaseException as error:
         if isinstance(error, KeyboardInterrupt):

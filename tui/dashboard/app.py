@@ -151,6 +151,12 @@ class QueensApp(App[None]):
                 return
         await super().on_event(event)
 
+    def end_record(self) -> None:
+        """End the run's record now, from any thread (the process is about to end without
+        the app closing: its terminal hung up and the app did not close in time)."""
+        if self._mounted:
+            self.main_screen.recording.end()
+
     def get_line_filters(self) -> Sequence[LineFilter]:
         """Textual's filters, and in ASCII mode the one that makes every character ASCII."""
         filters = super().get_line_filters()

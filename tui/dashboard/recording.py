@@ -40,6 +40,8 @@ class DashboardRecording:
         self._recorder: Any = None
         self._algorithm: GeneticAlgorithm | None = None
         self._lock = threading.Lock()
+        self.failure: str | None = None
+        """Why the last run asked to be recorded is not (the store refused it), or ``None``."""
 
     @property
     def run_id(self) -> int | None:
@@ -65,6 +67,7 @@ class DashboardRecording:
             ``on_error`` was called).
         """
         self.end()
+        self.failure = None
         if not self.enabled:
             return None
         from tui.lab.recorder import Recorder
@@ -72,6 +75,7 @@ class DashboardRecording:
         try:
             recorder = Recorder(self.store(), algorithm, label=label)
         except StoreError as error:
+            self.failure = str(error)
             self._on_error(str(error))
             return None
         with self._lock:
@@ -129,4 +133,5 @@ class DashboardRecording:
             if self._recorder is not recorder:
                 return
             self._recorder, self._algorithm = None, None
+        self.failure = str(error)
         self._on_error(f"recording stopped: {error}")

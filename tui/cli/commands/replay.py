@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from tui.cli.exit_codes import EXIT_SOLVED, EXIT_USAGE
+from tui.cli.exit_codes import EXIT_USAGE
 from tui.cli.glyph_flags import add_glyph_flags, dashboard_draws_ascii, glyphs_asked
 from tui.cli.store_flags import (
     add_run_argument,
@@ -45,14 +45,15 @@ def run(args: argparse.Namespace) -> int:
     ascii = dashboard_draws_ascii(glyphs_asked(args))
     if ascii is None:
         return EXIT_USAGE
+    from tui.cli.dashboard_session import run_dashboard
     from tui.dashboard.terminal import colour_count
 
-    QueensApp(
+    app = QueensApp(
         config=config,
         ascii=ascii,
         colours=colour_count(),
         record=True,
         store=args.store,
         replay=replay,
-    ).run()
-    return EXIT_SOLVED
+    )
+    return run_dashboard(app)

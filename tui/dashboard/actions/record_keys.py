@@ -59,7 +59,7 @@ class RecordKeys:
 
     def say_not_recorded(self, text: str) -> None:
         """Recording stopped (the store refused a write): the run goes on, unrecorded."""
-        self.status.run_label = "not recorded"
+        self.status.run_label = "not recorded: store failed"
         self.screen.notify(text, title="Run store", severity="error", timeout=8)
 
     def list_runs(self) -> None:

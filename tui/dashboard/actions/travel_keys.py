@@ -190,9 +190,15 @@ class TravelKeys:
 
     def _can_travel(self) -> bool:
         if self.travel.timeline is None:
+            failure = self.run_control.recording.failure
+            why = (
+                f"the run store refused it: {failure}"
+                if failure is not None
+                else "the form's record toggle is off"
+            )
             self.screen.notify(
-                "This run is not recorded (the form's record toggle): nothing to go back to.",
-                timeout=4,
+                f"This run is not recorded ({why}): nothing to go back to.",
+                timeout=8 if failure is not None else 4,
             )
             return False
         return True
