@@ -80,6 +80,13 @@ def find_chromium() -> str | None:
 
 CHROMIUM = find_chromium()
 
+BROWSER_REQUIRED: Final = os.environ.get("QUEENS_REQUIRE_BROWSER") == "1"
+"""Set by CI, which installs Chromium (``.ci/install-browser``): a missing browser fails the
+tests there instead of skipping them."""
+
+if CHROMIUM is None and BROWSER_REQUIRED:
+    raise RuntimeError("QUEENS_REQUIRE_BROWSER=1 but no Chromium is installed (.ci/install-browser)")
+
 pytestmark = pytest.mark.skipif(
     CHROMIUM is None, reason="no Chromium installed (apt-get install chromium) to download into"
 )
