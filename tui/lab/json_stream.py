@@ -12,9 +12,9 @@ same document with lists in it (its default separators, ``", "`` and ``": "``).
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Final, TextIO
+from typing import Any, Final, TextIO, cast
 
 import numpy as np
 import numpy.typing as npt
@@ -128,52 +128,73 @@ def _write_integers(columns: tuple[npt.NDArray[Any], ...], *, nested: bool, stre
         stream.write("[]")
         return
     stream.write("[[" if nested else "[")
+    write = _bytes_writer(stream)
     rows_per_chunk = max(1, CHUNK // len(columns))
     for start in range(0, length, rows_per_chunk):
         stop = min(length, start + rows_per_chunk)
         values = np.stack([column[start:stop] for column in columns], axis=1).reshape(-1)
-        stream.write(_integer_text(values, len(columns), nested, last=stop == length))
+        write(_integer_text(values, len(columns), nested, last=stop == length))
 
 
-def _integer_text(values: npt.NDArray[Any], width: int, nested: bool, *, last: bool) -> str:
+def _bytes_writer(stream: TextIO) -> Callable[[bytes], object]:
+    """Write ASCII bytes to ``stream``: straight to its binary buffer when it has one (what
+    it holds in text is flushed first), else decoded."""
+    buffer = getattr(stream, "buffer", None)
+    if buffer is None:
+        return lambda data: stream.write(data.decode("ascii"))
+    stream.flush()
+    return cast(Callable[[bytes], object], buffer.write)
+
+
+def _integer_text(values: npt.NDArray[Any], width: int, nested: bool, *, last: bool) -> bytes:
     """``values`` (rows of ``width`` in order) as JSON text, each followed by what follows it.
 
-    Each number gets a fixed slot: a sign, its digits right-aligned, then the separator after
-    it; unused bytes stay 0 and are dropped at the end.
+    Each number gets a fixed slot of bytes: a sign (when any is negative), its digits
+    right-aligned, then a 4-byte word for the separator after it; unused bytes stay 0 and are
+    dropped at the end. Digits are cut in 32-bit integers where the numbers fit (dividing
+    them is twice as fast as dividing 64-bit ones), in place, into the slots directly.
     """
-    negative = values < 0
-    magnitudes = values.astype(np.uint64)
-    if negative.any():
+    count = values.shape[0]
+    signed = bool(values.min() < 0)
+    negative = values < 0 if signed else None
+    if negative is None:
+        magnitudes = values
+    else:
         # Two's complement in uint64: right for every int64, the smallest included.
+        magnitudes = values.astype(np.uint64)
         magnitudes[negative] = ~magnitudes[negative] + np.uint64(1)
     largest = int(magnitudes.max())
     # A number has as many digits as the powers of ten it reaches (0 has one).
     digit_count = max(1, int(np.searchsorted(POWERS_OF_TEN, largest, side="right")))
-    # Digits are cut one place at a time, a row per place (rows are contiguous: fast).
-    remaining = magnitudes
-    ten = np.uint64(10)
-    digits = np.empty((digit_count, values.shape[0]), dtype=np.uint8)
+    remaining = magnitudes.astype(np.uint32 if largest < 2**32 else np.uint64)  # a copy
+    kind = remaining.dtype.type
+    lead = int(signed)
+    # The separator's word starts on a multiple of 4: it is stored as one 32-bit word.
+    words = -(-(lead + digit_count) // SEPARATOR_BYTES) + 1
+    text = np.zeros((count, words * SEPARATOR_BYTES), dtype=np.uint8)
+    first = words * SEPARATOR_BYTES - SEPARATOR_BYTES - digit_count
+    if negative is not None:
+        text[negative, first - 1] = ord("-")
+    quotient = np.empty_like(remaining)
+    digit = np.empty_like(remaining)
+    present = np.empty(count, dtype=bool)
     for place in range(digit_count - 1, -1, -1):
-        quotient = remaining // ten
-        digits[place] = remaining - quotient * ten
-        remaining = quotient
-    # Leading zeros are not written: a place is blank while every place before it is 0.
-    blank = np.ones(values.shape[0], dtype=bool)
-    for place in range(digit_count - 1):
-        blank &= digits[place] == 0
-        digits[place] += np.uint8(ord("0"))
-        digits[place][blank] = 0
-    digits[digit_count - 1] += np.uint8(ord("0"))
-    slot = 1 + digit_count + SEPARATOR_BYTES
-    text = np.zeros((values.shape[0], slot), dtype=np.uint8)
-    text[negative, 0] = ord("-")
-    text[:, 1 : digit_count + 1] = digits.T
-    separators = np.zeros((width, SEPARATOR_BYTES), dtype=np.uint8)
-    separators[: width - 1, :2] = np.frombuffer(b", ", dtype=np.uint8)
-    separators[width - 1] = np.frombuffer(b"], [" if nested else b", \0\0", dtype=np.uint8)
-    text[:, -SEPARATOR_BYTES:] = np.tile(separators, (values.shape[0] // width, 1))
+        np.floor_divide(remaining, kind(10), out=quotient)
+        np.multiply(quotient, kind(10), out=digit)
+        np.subtract(remaining, digit, out=digit)
+        np.add(digit, kind(ord("0")), out=digit)
+        if place < digit_count - 1:
+            # A leading place (nothing left of the number) stays 0: not written.
+            np.not_equal(remaining, kind(0), out=present)
+            np.multiply(digit, present, out=digit)
+        text[:, first + place] = digit
+        remaining, quotient = quotient, remaining
+    pattern = np.zeros((width, SEPARATOR_BYTES), dtype=np.uint8)
+    pattern[: width - 1, :2] = np.frombuffer(b", ", dtype=np.uint8)
+    pattern[width - 1] = np.frombuffer(b"], [" if nested else b", \0\0", dtype=np.uint8)
+    separators = text.view(np.uint32)[:, -1].reshape(count // width, width)
+    separators[:] = pattern.reshape(-1).view(np.uint32)
     if last:
         text[-1, -SEPARATOR_BYTES:] = np.frombuffer(b"]]\0\0" if nested else b"]\0\0\0", np.uint8)
-    flat = text.reshape(-1)
-    written: bytes = flat[flat != 0].tobytes()
-    return written.decode("ascii")
+    written: bytes = text.tobytes().translate(None, b"\0")
+    return written
