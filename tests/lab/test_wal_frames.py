@@ -114,10 +114,19 @@ def integrity(path: Path) -> str:
         return str(connection.execute("PRAGMA integrity_check").fetchone()[0])
 
 
-@pytest.fixture
-def logged_store(tmp_path: Path) -> Path:
-    path = tmp_path / "runs.sqlite3"
+@pytest.fixture(scope="module")
+def killed_writers_files(tmp_path_factory: pytest.TempPathFactory) -> dict[str, bytes]:
+    """The files a killed writer left (made once: each test damages a copy of its own)."""
+    path = tmp_path_factory.mktemp("killed") / "runs.sqlite3"
     killed_writer_store(path)
+    return files_of(path)
+
+
+@pytest.fixture
+def logged_store(tmp_path: Path, killed_writers_files: dict[str, bytes]) -> Path:
+    path = tmp_path / "runs.sqlite3"
+    for suffix, data in killed_writers_files.items():
+        path.with_name(path.name + suffix).write_bytes(data)
     return path
 
 
