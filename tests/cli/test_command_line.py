@@ -365,11 +365,16 @@ def synthetic_snapshot(genome: np.ndarray) -> Snapshot:  # type: ignore[type-arg
 
 
 @pytest.mark.parametrize("encoding", ["permutation", "integer", "squares"])
-def test_queens_list_is_the_engines_queens(encoding: str) -> None:
-    from tui.cli.result_printing import queens_list
+def test_queens_rows_are_the_engines_queens(encoding: str) -> None:
+    import io
+
+    from tui.cli.result_printing import queens_rows
+    from tui.lab.json_stream import write_json
 
     snapshot = small_snapshot(9, seed=4, encoding=encoding)
-    assert queens_list(snapshot) == [list(pair) for pair in snapshot.queens()]
+    written = io.StringIO()
+    write_json(queens_rows(snapshot), written)
+    assert json.loads(written.getvalue()) == [list(pair) for pair in snapshot.queens()]
 
 
 def test_a_huge_genome_is_printed_whole_in_json_and_abbreviated_for_people(

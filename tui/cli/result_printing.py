@@ -11,6 +11,7 @@ from typing import Any, Final
 from engine import Config, Snapshot
 from tui.cli.exit_codes import EXIT_SOLVED, EXIT_UNSOLVED
 from tui.cli.headless_run import INTERRUPTED
+from tui.lab.json_stream import Rows, write_json
 
 BOARD_PRINT_LIMIT: Final = 40
 """Boards up to this N are drawn in the human summary."""
@@ -22,19 +23,19 @@ GENOME_ENDS: Final = 20
 """Genes shown at each end of an abbreviated genome."""
 
 
-def queens_list(snapshot: Snapshot) -> list[list[int]]:
-    """``[[row, column], ...]`` of the best individual's queens, converted by numpy at once."""
-    import numpy as np
-
+def queens_rows(snapshot: Snapshot, index: int | None = None) -> Rows:
+    """``[[row, column], ...]`` of an individual's queens (the best by default), as arrays:
+    written a chunk at a time (:mod:`tui.lab.json_stream`), never a list of N pairs."""
     from engine.encodings import ENCODINGS
 
-    rows, columns = ENCODINGS[snapshot.encoding].decode(snapshot.best[None, :], snapshot.n)
-    pairs: list[list[int]] = np.stack((rows[0], columns[0]), axis=1).tolist()
-    return pairs
+    genome = snapshot.best if index is None else snapshot.population[index]
+    rows, columns = ENCODINGS[snapshot.encoding].decode(genome[None, :], snapshot.n)
+    return Rows((rows[0], columns[0]))
 
 
 def result_document(snapshot: Snapshot | None, config: Config) -> dict[str, Any]:
-    """The JSON document ``queens solve --json`` prints.
+    """The JSON document ``queens solve --json`` prints (its arrays as arrays: write it with
+    :func:`tui.lab.json_stream.write_json`).
 
     ``snapshot`` is ``None`` when the run was interrupted before its first population was
     evaluated: the document then has the seed and config, and no individual.
@@ -65,8 +66,8 @@ def result_document(snapshot: Snapshot | None, config: Config) -> dict[str, Any]
         "conflicts": snapshot.best_conflicts,
         "fitness": float(snapshot.fitness[snapshot.best_index]),
         "max_fitness": snapshot.max_fitness,
-        "queens": queens_list(snapshot),
-        "genome": snapshot.best.tolist(),
+        "queens": queens_rows(snapshot),
+        "genome": snapshot.best,
         "stop_reason": snapshot.stop_reason,
         "config": config.to_dict(),
     }
@@ -160,12 +161,16 @@ def json_text(document: dict[str, Any]) -> str:
     return json.dumps(document, check_circular=False)
 
 
+def print_json(document: dict[str, Any]) -> None:
+    """Print ``document`` on stdout as one line of JSON, its arrays written as they stream."""
+    write_json(document, sys.stdout)
+    sys.stdout.write("\n")
+
+
 def print_result(snapshot: Snapshot | None, config: Config, as_json: bool) -> None:
     """Print a run's result on stdout: one JSON document, or the summary for people."""
     if as_json:
-        with collector_paused():
-            text = json_text(result_document(snapshot, config))
-        print(text)
+        print_json(result_document(snapshot, config))
         return
     print(summary_text(snapshot, config))
     if snapshot is None:
@@ -191,7 +196,7 @@ def print_recorded_result(
         document = result_document(final, config)
         document["run_id"] = run_id
         document.update(extra)
-        print(json_text(document))
+        print_json(document)
     else:
         print_result(final, config, False)
         print(f"recorded as run {run_id} (queens show {run_id})")

@@ -2,7 +2,8 @@
 
 CSV and JSON lines stream the history a chunk at a time, so a run of 10^7 generations exports
 in bounded memory. The JSON document holds everything but the keyframes' arrays: the run's
-record, every generation's statistics, the solutions, and the last generation's population.
+record, every generation's statistics, the solutions, and the last generation's population,
+written straight from its array.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, Final, TextIO
 
+from tui.lab import json_stream
 from tui.lab.store import STAT_FIELDS, RunInfo, RunStore
 from tui.lab.timeline import Timeline
 
@@ -58,20 +60,19 @@ def write_jsonl(store: RunStore, run_id: int, stream: TextIO) -> None:
 
 
 def write_json(store: RunStore, run_id: int, stream: TextIO) -> None:
-    """Everything as one JSON document (streamed: the history is never all in memory)."""
+    """Everything as one JSON document, streamed: the history is never all in memory, and
+    the final population is written from its array (:mod:`tui.lab.json_stream`)."""
     info = store.run(run_id)
     head = run_document(info)
     final = Timeline(store, run_id).snapshot_at(info.generations)
-    head["final_population"] = final.population.tolist()
+    head["final_population"] = final.population
     head["solutions_found"] = [
         {"generation": generation, "board": board} for generation, board in store.solutions(run_id)
     ]
     head["keyframes"] = store.keyframe_generations(run_id)
-    text = json.dumps(head)
-    stream.write(text[:-1] + ', "history": [')
-    for index, row in enumerate(store.iter_stats(run_id)):
-        stream.write((", " if index else "") + json.dumps(row))
-    stream.write("]}\n")
+    head["history"] = store.iter_stats(run_id)
+    json_stream.write_json(head, stream)
+    stream.write("\n")
 
 
 WRITERS: Final[dict[str, Callable[[RunStore, int, TextIO], None]]] = {

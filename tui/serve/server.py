@@ -11,6 +11,7 @@
 - the page saves every file a dashboard delivers as a download (:mod:`.page_downloads`: the
   page's own way opens a window per file, and a browser blocks all but the first);
 - malformed messages from a browser are ignored with a warning, and terminal sizes are capped;
+- each request is logged on one short line, a malformed one too (:mod:`.request_log`);
 - binding is done here, so a port in use is a :class:`~tui.serve.address.BindError`, and
   ``--port 0`` reports the port it got.
 """
@@ -37,6 +38,7 @@ from textual_serve.server import Server
 from tui.serve.access import AccessPolicy
 from tui.serve.address import BindAddress, BindError
 from tui.serve.page_downloads import with_download_script
+from tui.serve.request_log import request_logging
 from tui.serve.session import DashboardSession
 
 MAX_TERMINAL_SIDE: Final = 1000
@@ -46,10 +48,6 @@ HEARTBEAT: Final = 15.0
 """Seconds between websocket pings: a browser that vanished without closing is noticed."""
 
 log = logging.getLogger("queens-serve")
-
-ACCESS_LOG_FORMAT: Final = '%t %a "%r" %s %b'
-"""One short line per request (time, client, request, status, bytes): aiohttp's default adds
-the referrer and the user agent, which wrapped every request onto two lines."""
 
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 
@@ -242,7 +240,7 @@ class DashboardServer(Server):
             await self._make_app(),
             handle_signals=False,
             shutdown_timeout=5,
-            access_log_format=ACCESS_LOG_FORMAT,
+            **request_logging(logging.getLogger("aiohttp.server")),
         )
         await runner.setup()
         # With --port 0, one address only: each address would get a different free port.

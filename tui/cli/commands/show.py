@@ -47,7 +47,10 @@ def add_parser(commands: argparse._SubParsersAction) -> None:  # type: ignore[ty
 
 def generation_document(run_id: int, snapshot: Snapshot) -> dict[str, Any]:
     """``queens show RUN --generation G --json``: with each individual's parents in the
-    generation before (``-1``: none) and how it was made, when the snapshot has its lineage."""
+    generation before (``-1``: none) and how it was made, when the snapshot has its lineage.
+    Its arrays stay arrays: :func:`tui.cli.result_printing.print_json` writes them."""
+    from tui.cli.result_printing import queens_rows
+
     stats = snapshot.stats._asdict()
     lineage = snapshot.lineage
     return {
@@ -56,14 +59,14 @@ def generation_document(run_id: int, snapshot: Snapshot) -> dict[str, Any]:
         "stats": stats,
         "stop_reason": snapshot.stop_reason,
         "best_index": snapshot.best_index,
-        "best": [int(gene) for gene in snapshot.best],
+        "best": snapshot.best,
         "best_conflicts": snapshot.best_conflicts,
-        "queens": [list(pair) for pair in snapshot.queens()],
-        "population": snapshot.population.tolist(),
-        "fitness": snapshot.fitness.tolist(),
-        "conflicts": snapshot.conflicts.tolist(),
+        "queens": queens_rows(snapshot),
+        "population": snapshot.population,
+        "fitness": snapshot.fitness,
+        "conflicts": snapshot.conflicts,
         "solutions": int(snapshot.solutions.shape[0]),
-        "parents": None if lineage is None else lineage.parents.tolist(),
+        "parents": None if lineage is None else lineage.parents,
         "operators": None
         if lineage is None
         else [lineage.operator(index) for index in range(lineage.size)],
@@ -108,7 +111,9 @@ def run(args: argparse.Namespace) -> int:
         )
         warn_of_damaged_keyframes(timeline.damaged)
     if args.json:
-        print(json.dumps(generation_document(run_id, snapshot)))
+        from tui.cli.result_printing import print_json
+
+        print_json(generation_document(run_id, snapshot))
     else:
         _print_generation(run_id, snapshot)
     return 0

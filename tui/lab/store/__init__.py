@@ -19,8 +19,8 @@ What lives where:
   and the checks that refuse a file that is not ours.
 - :mod:`.connection`: opening a file; the connection, its lock, its transactions.
 - :mod:`.existing_file`: an existing file judged before anything writes to it (through
-  :mod:`.wal_header`, its write-ahead log's header, too); :mod:`.creation`: a new store made
-  whole before it takes its name.
+  :mod:`.wal_header` and :mod:`.wal_frames`, its write-ahead log, too); :mod:`.creation`: a
+  new store made whole before it takes its name.
 - :mod:`.records`: :class:`RunInfo`, :class:`Keyframe`, :class:`Batch`, the JSON written and
   the checked conversion of rows read back.
 - :mod:`.run_writes`: begin, claim, record, end, truncate and delete a run.

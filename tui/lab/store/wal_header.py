@@ -5,8 +5,10 @@ into the store. When SQLite opens a store whose log nobody has open, it reads th
 32-byte header; if the header is not a valid one (magic number, format version, page size,
 checksum), SQLite takes the log for empty, quietly: the commits in it are dropped, and the
 next checkpoint writes over them. So the header is read here first, as SQLite's file format
-document describes it (https://www.sqlite.org/fileformat2.html#walformat), and a store whose
-log is damaged is refused with every file left as it was.
+document describes it (https://www.sqlite.org/fileformat2.html#walformat), then its frames
+(:mod:`.wal_frames`: damage before a committed frame is what SQLite would drop quietly, a torn
+last frame what a crash leaves), and a store whose log is damaged is refused with every file
+left as it was.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from pathlib import Path
 from typing import Final
 
 from tui.lab.store.errors import StoreError
+from tui.lab.store.wal_frames import wal_frames_problem
 
 WAL_SUFFIX: Final = "-wal"
 """What SQLite appends to a database's name to name its log."""
@@ -83,10 +86,15 @@ def wal_header_problem(header: bytes) -> str | None:
 
 
 def refuse_damaged_wal(store: Path) -> None:
-    """Refuse ``store`` when the log beside it holds frames behind a damaged header.
+    """Refuse ``store`` when SQLite, opening it, would drop commits from the log beside it.
 
-    A log no longer than its header holds no commit (SQLite ignores it, as here); a missing
-    log is fine. Nothing is written: the store, its log and the log's index stay as they are.
+    Refused: frames behind a damaged header, and a damaged frame followed by a frame of the
+    same log that commits a transaction (:mod:`.wal_frames`). A log that ends as a crash
+    leaves it (its last frame cut short or not matching its checksum) is SQLite's to recover,
+    as is a log no longer than its header (it holds no commit); a missing log is fine. A log
+    that looks damaged is read again after :data:`RECHECK_PAUSE` (another process may be in
+    the middle of writing it) and refused when it looks the same. Nothing is written: the
+    store, its log and the log's index stay as they are.
 
     Raises:
         StoreError: Naming the log, what is wrong with it, and how to open the store without
@@ -94,12 +102,10 @@ def refuse_damaged_wal(store: Path) -> None:
     """
     log = store.with_name(store.name + WAL_SUFFIX)
     problem: str | None = None
-    previous: bytes | None = None
+    previous: str | None = None
     for attempt in range(CHECKS):
         try:
-            with open(log, "rb") as stream:
-                header = stream.read(WAL_HEADER_BYTES)
-                has_frames = bool(stream.read(1))
+            problem = _log_problem(log)
         except FileNotFoundError:
             return
         except OSError as error:
@@ -107,12 +113,9 @@ def refuse_damaged_wal(store: Path) -> None:
                 f"{log}: cannot read the store's write-ahead log ({error.strerror or error}); "
                 f"the store {store} was left as it was"
             ) from None
-        if not has_frames:
-            return
-        problem = wal_header_problem(header)
-        if problem is None or header == previous:
+        if problem is None or problem == previous:
             break
-        previous = header
+        previous = problem
         if attempt + 1 < CHECKS:
             time.sleep(RECHECK_PAUSE)
     if problem is None:
@@ -124,3 +127,21 @@ def refuse_damaged_wal(store: Path) -> None:
         f"store as of its last checkpoint, without those commits, move {log.name} and "
         f"{index.name} aside (keep them)"
     )
+
+
+def _log_problem(log: Path) -> str | None:
+    """What is wrong with ``log`` (its header, else its frames), or ``None``.
+
+    Raises:
+        OSError: It cannot be read (FileNotFoundError: there is none).
+    """
+    with open(log, "rb") as stream:
+        header = stream.read(WAL_HEADER_BYTES)
+        has_frames = bool(stream.read(1))
+    if not has_frames:
+        return None
+    problem = wal_header_problem(header)
+    if problem is not None:
+        return problem
+    big_endian = struct.unpack(">I", header[:4])[0] == WAL_MAGIC_BIG_ENDIAN
+    return wal_frames_problem(log, header, big_endian=big_endian)
