@@ -303,11 +303,19 @@ def spec_from_file(path: Path) -> PlanSpec:
 
     Raises:
         ConfigError: If the file is not a small regular file (see
-            :func:`~tui.lab.sweep.plan_file.read_plan_text`), cannot be parsed, or has an
-            unknown key, naming the file and line.
+            :func:`~tui.lab.sweep.plan_file.read_plan_text`), cannot be parsed, sets nothing
+            (empty, or comments only), or has an unknown key, naming the file and line.
     """
     text = read_plan_text(path)
     document = parse_plan_text(path, text)
+    if not any(value != {} for value in document.values()):
+        # An empty file (or one of comments) is a slip, not a wish for twenty default runs.
+        raise ConfigError(
+            "plan",
+            str(path),
+            "nothing to sweep: the file sets no key (only comments or blank lines); a plan "
+            "names presets, n, seeds, fixed fields or a [grid] of FIELD = [values]",
+        )
     lines = text.splitlines()
 
     def source(key: str, table: str | None = None) -> Source:
