@@ -1,8 +1,9 @@
 """The rules a run's config must follow, beyond each field's type.
 
-:func:`config_errors` lists every problem with a config: a value out of range, a name that is
-not known, an operator that does not fit the encoding, a run that could never make a child or
-never end, or one that would need more memory than this machine allows (the estimate is
+:func:`config_errors` lists every problem with a config: a value out of range, a count past
+what it can mean on the board (tries beyond every possible move), a name that is not known, an
+operator that does not fit the encoding, a run that could never make a child or never end, or
+one that would need more memory than this machine allows (the estimate is
 :mod:`engine.memory_budget`). Each problem is a :class:`ConfigError` naming the field, the
 value and what is allowed. :class:`engine.config.Config` refuses a config with any.
 """
@@ -22,6 +23,12 @@ from engine.solutions import KNOWN_TOTALS
 
 LARGEST_WHOLE_NUMBER: Final = 2**62
 """No count, budget or seed above this is real; every one fits a signed 64-bit integer."""
+
+
+TRIES_PER_MOVE: Final = 64
+"""Random tries per possible move, at most (``candidates``, ``local_search_candidates``): with
+64 tries for each of m equally likely moves, every one is tried but for a chance below e^-64
+(about 10^-28), so more tries find no better move; they only cost time."""
 
 
 def _type_errors(config: ConfigFields) -> list[ConfigError]:
@@ -189,6 +196,55 @@ def _check_memetic(config: ConfigFields, errors: list[ConfigError]) -> None:
             )
 
 
+def move_choices(config: ConfigFields) -> tuple[int, str]:
+    """The moves one try of the conflict mutation draws from, and what they are."""
+    if config.encoding == "permutation":
+        return config.n - 1, "partner columns a queen can swap with"
+    if config.encoding == "squares":
+        return config.n * config.n, "squares a queen can move to"
+    return config.n, "rows a queen can move to"
+
+
+def _check_counts(config: ConfigFields, errors: list[ConfigError]) -> None:
+    """Counts past what they can mean on this board, refused before any work: tries beyond
+    every possible move, a swap budget beyond every conflict a board can have."""
+    if config.encoding in ENCODINGS:
+        choices, what = move_choices(config)
+        most = TRIES_PER_MOVE * max(1, choices)
+        if config.candidates > most:
+            errors.append(
+                ConfigError(
+                    "candidates",
+                    config.candidates,
+                    f"a whole number between 1 and {most:,}: {TRIES_PER_MOVE} tries for each "
+                    f"of the {choices:,} {what} at N = {config.n} (more find no better move)",
+                )
+            )
+    partners = config.n - 1
+    most = TRIES_PER_MOVE * max(1, partners)
+    if config.local_search_candidates > most:
+        errors.append(
+            ConfigError(
+                "local_search_candidates",
+                config.local_search_candidates,
+                f"a whole number between 1 and {most:,}: {TRIES_PER_MOVE} tries for each of "
+                f"the {partners:,} partner columns at N = {config.n} (more find no better swap)",
+            )
+        )
+    pairs = config.n * (config.n - 1) // 2
+    most = max(1, pairs)
+    if config.local_search > most:
+        errors.append(
+            ConfigError(
+                "local_search",
+                config.local_search,
+                f"a whole number between 0 (off) and {most:,}: each swap of the search removes "
+                f"at least one attacking pair, and a board of N = {config.n} has at most "
+                f"N(N-1)/2 = {pairs:,}",
+            )
+        )
+
+
 def _check_progress(config: ConfigFields, errors: list[ConfigError]) -> None:
     """Refuse a run that can never make a child, or never end."""
     if not config.clone_uncrossed and config.crossover_rate == 0.0:
@@ -245,6 +301,7 @@ def config_errors(config: ConfigFields) -> list[ConfigError]:
     _check_fit(config, errors)
     _check_progress(config, errors)
     _check_memetic(config, errors)
+    _check_counts(config, errors)
     memory = memory_error(config)
     if memory is not None:
         errors.append(memory)

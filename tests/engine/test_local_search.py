@@ -307,7 +307,7 @@ def test_the_kernel_cache_goes_to_the_users_cache_or_the_temporary_dir_from_a_re
 
 def test_the_memetic_fields_parse_from_text() -> None:
     config = Config.from_mapping(
-        {"local-search": "100", "local-search-candidates": "4", "greedy-start": "yes"}
+        {"n": "16", "local-search": "100", "local-search-candidates": "4", "greedy-start": "yes"}
     )
     assert (config.local_search, config.local_search_candidates, config.greedy_start) == (
         100,

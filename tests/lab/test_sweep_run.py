@@ -275,6 +275,27 @@ def test_an_unreachable_scheduler_is_a_usage_error_within_the_timeout(
     assert time.monotonic() - started < 30  # the timeout, not a hang (generous bound)
 
 
+def test_a_dask_worker_or_dashboard_is_not_taken_for_the_scheduler(
+    cluster: Any, tmp_path: Path
+) -> None:
+    worker = next(iter(cluster.scheduler_info["workers"]))
+    dashboard = "tcp://" + cluster.dashboard_link.split("://", 1)[1].split("/", 1)[0]
+    root = Path(__file__).resolve().parents[2]
+    for address, said in ((worker, "it is a Dask Worker"), (dashboard, "no answer in Dask's")):
+        done = subprocess.run(
+            [
+                sys.executable, "-m", "tui", "sweep", "--store", str(tmp_path / "s.sqlite3"),
+                "--n", "8", "--seeds", "1", "--max-evals", "100", "--scheduler", address,
+                "--connect-timeout", "2",
+            ],
+            capture_output=True, text=True, timeout=WAIT_LIMIT, cwd=root, check=False,
+        )  # fmt: skip
+        assert done.returncode == 2, done.stderr
+        assert done.stderr.startswith(f"queens: error: scheduler: {address!r} is not allowed; ")
+        assert said in done.stderr
+        assert done.stderr.count("\n") == 1, done.stderr
+
+
 def test_the_cli_gives_the_same_report_on_the_cluster(
     cluster: Any, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -14,6 +14,7 @@ from typing import Any, Final
 
 from engine import FIELDS, Config, ConfigError
 from engine.config import fitting_operators, parse_field
+from engine.field_uses import APPLIES_WHEN, APPLIES_WHEN_ON, unread_error, unread_fields
 from engine.presets import PRESETS, preset_named
 from tui.lab.rerun_line import config_flags, flag_of
 
@@ -25,6 +26,7 @@ __all__ = [
     "config_from_args",
     "flag_of",
     "preset_values",
+    "refuse_unread_flags",
     "run_flags_given",
 ]
 
@@ -91,7 +93,7 @@ def config_from_args(args: argparse.Namespace) -> Config:
     if "encoding" in given:
         choose_fitting_operators(values, given)
     try:
-        return Config.from_mapping(values)
+        config = Config.from_mapping(values)
     except ConfigError as error:
         if preset_name is None or error.field.replace("-", "_") in given:
             raise
@@ -103,6 +105,23 @@ def config_from_args(args: argparse.Namespace) -> Config:
             f"{error.allowed} (the {preset.name} preset's own value at N = "
             f"{values.get('n', preset.native_n)})",
         ) from None
+    refuse_unread_flags(config, given, preset_name)
+    return config
+
+
+def refuse_unread_flags(config: Config, given: Mapping[str, Any], preset: str | None) -> None:
+    """Refuse a flag given explicitly that the chosen operators never read (a default, or a
+    preset's value, that they do not read is no one's choice, and passes).
+
+    Raises:
+        ConfigError: Naming the first such flag and what reads it.
+    """
+    values = config.to_dict()
+    for name in unread_fields(values):
+        if name in given:
+            other = APPLIES_WHEN_ON.get(name) or APPLIES_WHEN[name][0]
+            whose = f" (the {preset} preset's)" if preset and other not in given else ""
+            raise unread_error(name, values, whose)
 
 
 def preset_values(name: str | None, given: Mapping[str, Any]) -> dict[str, Any]:

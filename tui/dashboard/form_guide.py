@@ -12,6 +12,7 @@ from typing import Final
 
 from engine import FIELDS
 from engine.crossover import PERMUTATION_CROSSOVERS
+from engine.field_uses import APPLIES_WHEN as APPLIES_WHEN  # the form reads it from here
 from engine.fitness import FITNESS_SHAPES
 from engine.mutation import FREE_MUTATIONS
 
@@ -44,14 +45,6 @@ GROUPS: Final[tuple[tuple[str, tuple[str, ...]], ...]] = (
 
 MORE: Final = "More"
 """The section of fields not placed in :data:`GROUPS` (new engine settings)."""
-
-APPLIES_WHEN: Final[dict[str, tuple[str, frozenset[str]]]] = {
-    "tournament_size": ("selection", frozenset({"tournament"})),
-    "gene_rate": ("mutation", frozenset({"shuffle-indexes"})),
-    "candidates": ("mutation", frozenset({"conflict"})),
-    "elitism": ("survivor", frozenset({"generational"})),
-}
-"""A field that only means something for some values of another: ``field: (other, values)``."""
 
 OPERATOR_FIELDS: Final = ("crossover", "mutation", "fitness")
 """Selects whose choices depend on the encoding."""

@@ -15,6 +15,7 @@ from collections.abc import Collection, Mapping, Sequence
 from typing import Any, Final
 
 from engine import FIELDS, Config
+from engine.field_uses import unread_fields
 from engine.presets import preset_named
 
 SOLVE_COMMAND: Final = ("queens", "solve")
@@ -85,7 +86,9 @@ def solve_flags(
 
     A field is written when its value differs from what the command line would put under it
     (the preset's value at the config's board size, or the field's default), or when it is
-    named in ``always``. A field missing from ``values`` is left out.
+    named in ``always``. A field missing from ``values`` is left out, and so is one the
+    config's operators never read (:func:`engine.field_uses.unread_fields`): the command line
+    refuses such a flag, and the run is the same without it.
 
     Args:
         values: Config field values by name (a config's ``to_dict()``, a sweep cell's config
@@ -102,8 +105,9 @@ def solve_flags(
     """
     under = _values_under(preset, values.get("n"))
     flags = [] if preset is None else ["--preset", preset]
+    unread = unread_fields(values)
     for name in FIELDS:
-        if name not in values:
+        if name not in values or name in unread:
             continue
         value = values[name]
         if name in always or value != under[name]:

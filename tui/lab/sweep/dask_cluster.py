@@ -14,6 +14,7 @@ here.
 
 from __future__ import annotations
 
+import asyncio
 import importlib
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any, Final, TypeVar
@@ -22,7 +23,16 @@ from tui.lab.sweep.errors import ClusterError
 from tui.lab.sweep.job import Job
 from tui.lab.sweep.task import Task, run_task
 
-__all__ = ["CONNECT_TIMEOUT", "MIN_IN_FLIGHT", "ClusterError", "DaskCluster", "connect", "task_key"]
+__all__ = [
+    "CONNECT_TIMEOUT",
+    "MIN_IN_FLIGHT",
+    "ClusterError",
+    "DaskCluster",
+    "check_address",
+    "connect",
+    "expect_scheduler",
+    "task_key",
+]
 
 CONNECT_TIMEOUT: Final = 10.0
 """Seconds to wait for the scheduler before giving up with a clear message."""
@@ -51,30 +61,88 @@ def _distributed() -> Any:
 def connect(address: str, timeout: float = CONNECT_TIMEOUT) -> Any:
     """A client of the scheduler at ``address``.
 
+    The address is asked who it is before a client is made: a client made against something
+    that is not a scheduler (an unknown scheme, a port where nothing or something else
+    listens) is left half made when it fails, and its finalizer prints a ``TimeoutError``
+    traceback at exit, after waiting twice the timeout.
+
     Raises:
-        ClusterError: If ``dask[distributed]`` is not installed, or the scheduler does not
-            answer within ``timeout`` seconds.
+        ClusterError: If ``dask[distributed]`` is not installed, or no Dask scheduler answers at
+            ``address`` within ``timeout`` seconds.
     """
     distributed = _distributed()
-    try:
-        # Checked before a Client exists: a Client that fails on a malformed address is left
-        # half made, and its finalizer prints a TimeoutError traceback at exit.
-        addressing = importlib.import_module("distributed.comm.addressing")
-        addressing.parse_host_port(addressing.parse_address(address)[1])
-    except (ValueError, TypeError) as error:
-        raise ClusterError(
-            f"not a scheduler address ({error}): tcp://HOST:PORT, as `dask scheduler` prints it"
-        ) from None
+    check_address(address)
+    expect_scheduler(address, timeout)
     try:
         # Results come back through the scheduler, so one tunnel to it is enough.
         return distributed.Client(
             address, timeout=f"{timeout}s", set_as_default=False, direct_to_workers=False
         )
     except (OSError, TimeoutError, ValueError, TypeError) as error:
+        raise ClusterError(_unreachable(address, timeout, error)) from None
+
+
+def check_address(address: str) -> None:
+    """Refuse an address Dask cannot connect to: malformed, or of a scheme it does not speak.
+
+    Raises:
+        ClusterError: Naming what is wrong and the form expected.
+    """
+    addressing = importlib.import_module("distributed.comm.addressing")
+    registry = importlib.import_module("distributed.comm.registry")
+    try:
+        scheme, location = addressing.parse_address(address)
+        addressing.parse_host_port(location)
+        registry.get_backend(scheme)
+    except (ValueError, TypeError) as error:
         raise ClusterError(
-            f"cannot reach the Dask scheduler at {address} within {timeout:g} s ({error}); "
-            "is `dask scheduler` running there (and the tunnel open)?"
+            f"not a scheduler address ({error}): tcp://HOST:PORT, as `dask scheduler` prints it"
         ) from None
+
+
+def expect_scheduler(address: str, timeout: float) -> None:
+    """Ask ``address`` who it is, and refuse anything but a Dask scheduler's answer in time.
+
+    One connection, Dask's handshake and an ``identity`` request, all within ``timeout``
+    seconds: nothing listening, a server that answers in another protocol (HTTP), one that
+    never answers, or a Dask worker each end here.
+
+    Raises:
+        ClusterError: Saying what answered, or that nothing did in time.
+    """
+    try:
+        answer = asyncio.run(asyncio.wait_for(_identity(address, timeout), timeout))
+    except TimeoutError:
+        silence = "no answer in Dask's protocol: nothing there answers, or not as Dask does"
+        raise ClusterError(_unreachable(address, timeout, silence)) from None
+    except Exception as error:  # whatever a server that is not Dask makes the protocol raise
+        raise ClusterError(_unreachable(address, timeout, error)) from None
+    kind = answer.get("type") if isinstance(answer, dict) else None
+    if kind != "Scheduler":
+        what = f"a Dask {kind}" if isinstance(kind, str) else "not Dask"
+        raise ClusterError(
+            f"{address} answers, but it is {what}, not a Dask scheduler: give the address "
+            "`dask scheduler` prints (tcp://HOST:PORT)"
+        )
+
+
+async def _identity(address: str, timeout: float) -> Any:
+    """What the server at ``address`` says it is (a Dask ``identity`` reply)."""
+    comm = await importlib.import_module("distributed.comm").connect(address, timeout=timeout)
+    try:
+        await comm.write({"op": "identity", "reply": True})
+        return await comm.read()
+    finally:
+        comm.abort()
+
+
+def _unreachable(address: str, timeout: float, error: BaseException | str) -> str:
+    """Why the scheduler at ``address`` could not be reached, for people."""
+    reason = str(error) or type(error).__name__
+    return (
+        f"cannot reach the Dask scheduler at {address} within {timeout:g} s ({reason}); "
+        "is `dask scheduler` running there (and the tunnel open)?"
+    )
 
 
 def task_key(task: Task) -> str:

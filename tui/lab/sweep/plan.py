@@ -28,6 +28,7 @@ from typing import Any, Final
 
 from engine import FIELDS, Config, ConfigError
 from engine.config import LARGEST_WHOLE_NUMBER, parse_field
+from engine.field_uses import unread_by_all
 from engine.presets import PRESETS, preset_named
 from tui.lab.sweep.fingerprint import canonical_config, config_fingerprint, digest
 from tui.lab.sweep.plan_file import line_of, parse_plan_text, read_plan_text
@@ -303,11 +304,19 @@ def spec_from_file(path: Path) -> PlanSpec:
 
     Raises:
         ConfigError: If the file is not a small regular file (see
-            :func:`~tui.lab.sweep.plan_file.read_plan_text`), cannot be parsed, or has an
-            unknown key, naming the file and line.
+            :func:`~tui.lab.sweep.plan_file.read_plan_text`), cannot be parsed, sets nothing
+            (empty, or comments only), or has an unknown key, naming the file and line.
     """
     text = read_plan_text(path)
     document = parse_plan_text(path, text)
+    if not any(value != {} for value in document.values()):
+        # An empty file (or one of comments) is a slip, not a wish for twenty default runs.
+        raise ConfigError(
+            "plan",
+            str(path),
+            "nothing to sweep: the file sets no key (only comments or blank lines); a plan "
+            "names presets, n, seeds, fixed fields or a [grid] of FIELD = [values]",
+        )
     lines = text.splitlines()
 
     def source(key: str, table: str | None = None) -> Source:
@@ -415,13 +424,18 @@ def _cell(values: dict[str, Any], fixed: dict[str, Any], spec: PlanSpec, seed: i
     return Cell(values, preset, document, config_fingerprint(document))
 
 
-def build_plan(spec: PlanSpec) -> SweepPlan:
+def build_plan(spec: PlanSpec, *, check_unread: bool = True) -> SweepPlan:
     """Check a plan and enumerate its cells.
+
+    Args:
+        spec: The plan as given.
+        check_unread: Refuse a field that no configuration of the plan reads (a plan kept
+            from before is read back without it: it ran as it was).
 
     Raises:
         ConfigError: On an unknown field or value, an empty axis, no seeds, a cell whose config
-            is not allowed or has no budget, or too many cells or tasks; naming the field, the
-            value and where it was given.
+            is not allowed or has no budget, a field no config reads, or too many cells or
+            tasks; naming the field, the value and where it was given.
     """
     if spec.seeds is None:
         raise ConfigError("seeds", None, "give seeds: a count K (0..K-1) or a range A-B")
@@ -445,7 +459,18 @@ def build_plan(spec: PlanSpec) -> SweepPlan:
         task_config(cells[0].config, seeds.first)
     except ConfigError as error:
         raise _seeds_error(error, spec) from None
+    if check_unread:
+        _refuse_unread(spec, cells)
     return SweepPlan(axes, fixed, seeds, tuple(cells), spec.fallback_max_evals)
+
+
+def _refuse_unread(spec: PlanSpec, cells: Sequence[Cell]) -> None:
+    """Refuse a field the plan sets that no configuration of it reads (``tournament_size``
+    with roulette selection in every cell); one that some cells read is a fair axis."""
+    for name in [*spec.fixed, *spec.grid]:
+        error = unread_by_all(name, [cell.config for cell in cells])
+        if error is not None:
+            raise ConfigError(name, error.value, error.allowed + spec.source(name).note())
 
 
 def plan_from_dict(document: Mapping[str, Any]) -> SweepPlan:
@@ -470,4 +495,4 @@ def plan_from_dict(document: Mapping[str, Any]) -> SweepPlan:
                 spec.grid[axis["name"]] = list(axis["values"])
     except (KeyError, TypeError) as error:
         raise ConfigError("plan", "stored plan", f"a plan as sweeps store it ({error!r})") from None
-    return build_plan(spec)
+    return build_plan(spec, check_unread=False)
