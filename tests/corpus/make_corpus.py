@@ -28,7 +28,8 @@ import numpy as np
 from corpus_fingerprints import CORPUS, MANIFEST, fingerprint
 
 from engine import Config, GeneticAlgorithm
-from tui.lab.recorder import engine_version, stats_row
+from tui.lab.record_version import engine_version
+from tui.lab.recorder import stats_row
 from tui.lab.store import STAT_FIELDS, RunStore
 from tui.lab.timeline import COMPARED, Timeline
 
