@@ -31,6 +31,7 @@ from tui.cli.command_line import main as queens
 from tui.lab.lineage import ArrayFamily
 from tui.lab.recorded_lineage import snapshot_with_lineage
 from tui.lab.recorder import stats_row
+from tui.lab.resume import resume
 from tui.lab.store import STAT_FIELDS, RunInfo, RunStore, StoreError
 from tui.lab.timeline import COMPARED, Timeline
 
@@ -194,3 +195,39 @@ def test_the_families_a_file_kept_are_the_rerun_lineage(
         f"{named(path)}: the file keeps the families of {kept + in_place} of its "
         f"{info.generations} generations"
     )
+
+
+MORE = 5
+"""Generations a resumed corpus run is taken past its record."""
+RESUMABLE = [case for case in CASES if case.values[1]["stop_reason"] == "max-generations"]
+
+
+@pytest.mark.parametrize(("path", "entry"), RESUMABLE)
+def test_resuming_a_file_goes_on_as_the_longer_run_would(
+    path: Path, entry: dict[str, Any], copy_of: Any
+) -> None:
+    copy = copy_of(path)
+    info, _ = recorded(copy)
+    longer = GeneticAlgorithm(
+        Config.from_mapping({**info.config, "generations": info.generations + MORE})
+    )
+    expected = [longer.step() for _ in range(info.generations + MORE)][info.generations :]
+    with RunStore.open(copy, create=False, wal=False) as store:
+        resumed = resume(store, info.id, {"generations": info.generations + MORE})
+        assert resumed.mismatch is None, f"{named(path)}: {resumed.mismatch}"
+        continued = []
+        while resumed.algorithm.has_next():
+            continued.append(resumed.algorithm.step())
+            resumed.recorder.record(continued[-1])
+        resumed.recorder.close()
+        stats = store.stats(info.id, info.generations + 1, info.generations + MORE + 1)
+    assert [s.generation for s in continued] == [s.generation for s in expected]
+    for now, then in zip(continued, expected, strict=True):
+        problem = first_difference(fingerprint(then), fingerprint(now))
+        if problem is not None:
+            pytest.fail(
+                f"{named(path)}: resumed, generation {now.generation} is not the longer run's "
+                f"({problem})",
+                pytrace=False,
+            )
+    assert stats["best_fitness"].tolist() == [s.stats.best_fitness for s in expected]
