@@ -5,8 +5,13 @@ BIN    := $(VENV)/bin
 # `make run` installs what the dashboard needs; `make test` adds the test tools and Dask.
 RUN_STAMP  := $(VENV)/.run-stamp
 STAMP      := $(VENV)/.installed-stamp
+# `make test` also runs the engine's tests and the corpus on the oldest numpy pyproject.toml
+# allows, in a second environment: the floor it says it supports is the floor it tests.
+OLDEST_NUMPY := $(shell sed -n 's/^ *"numpy>=\([0-9.]*\)",*$$/\1/p' pyproject.toml)
+OLDEST       := .venv-oldest
+OLDEST_STAMP := $(OLDEST)/.installed-stamp
 
-.PHONY: run test bench screenshots lint clean
+.PHONY: run test test-oldest bench screenshots lint clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -29,6 +34,20 @@ test: $(STAMP)
 	$(BIN)/mypy engine tui
 	$(BIN)/lint-imports --no-logo
 	$(BIN)/pytest -q -n 2 --dist worksteal
+	$(MAKE) --no-print-directory test-oldest
+
+# numpy pinned in the same install as the project, so pip cannot upgrade it; then checked.
+$(OLDEST_STAMP): pyproject.toml
+	test -n "$(OLDEST_NUMPY)"
+	$(PYTHON) -m venv $(OLDEST)
+	$(OLDEST)/bin/python -m pip install --quiet --upgrade pip
+	$(OLDEST)/bin/python -m pip install --quiet 'numpy==$(OLDEST_NUMPY).*' -e '.[dev]'
+	$(OLDEST)/bin/python -c "import numpy, numba; assert numpy.__version__.startswith('$(OLDEST_NUMPY).'), numpy.__version__"
+	touch $(OLDEST_STAMP)
+
+test-oldest: $(OLDEST_STAMP)
+	$(OLDEST)/bin/python -c "import numpy, numba; print('oldest supported numpy', numpy.__version__, 'with numba', numba.__version__)"
+	$(OLDEST)/bin/pytest -q -n 2 --dist worksteal tests/engine tests/corpus
 
 bench: $(STAMP)
 	$(BIN)/python -m pip install --quiet -e '.[dev,cluster,bench]'
@@ -49,4 +68,4 @@ screenshots: $(STAMP)
 	$(BIN)/python tests/benchmarks/browser_screenshot.py
 
 clean:
-	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache
+	rm -rf $(VENV) $(OLDEST) .pytest_cache .mypy_cache .ruff_cache
