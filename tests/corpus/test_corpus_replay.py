@@ -97,9 +97,13 @@ def test_a_rerun_from_the_recorded_config_and_seed_is_the_recorded_run(
         now = fingerprint(snapshot, parents=entry["lineage"])
         problem = first_difference(entry["fingerprints"][str(generation)], now)
         if problem is None:
-            row = stats_row(snapshot)
-            changed = [STAT_FIELDS[i] for i in COMPARED if row[i] != stats[generation][i]]
-            problem = f"statistics {', '.join(changed)} differ" if changed else None
+            row, then = stats_row(snapshot), stats[generation]
+            changed = [
+                f"{STAT_FIELDS[i]}: recorded {then[i]!r}, now {row[i]!r}"
+                for i in COMPARED
+                if row[i] != then[i]
+            ]
+            problem = "; ".join(changed) or None
         if problem is not None:
             pytest.fail(
                 f"{named(path)}: re-run from its recorded config and seed, generation "
