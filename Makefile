@@ -5,8 +5,14 @@ BIN    := $(VENV)/bin
 # `make run` installs what the dashboard needs; `make test` adds the test tools and Dask.
 RUN_STAMP  := $(VENV)/.run-stamp
 STAMP      := $(VENV)/.installed-stamp
+# `make test` also runs the engine's tests and the corpus on the oldest numpy pyproject.toml
+# allows: the floor it says it supports is the floor it tests. That numpy alone goes into a
+# folder put in front of the venv's packages (no second venv to build: seconds, not minutes).
+OLDEST_NUMPY := $(shell sed -n 's/^ *"numpy>=\([0-9.]*\)",*$$/\1/p' pyproject.toml)
+OLDEST       := $(VENV)/oldest-numpy
+OLDEST_STAMP := $(OLDEST)/.installed-stamp
 
-.PHONY: run test bench screenshots lint clean
+.PHONY: run test test-oldest bench screenshots lint clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -29,6 +35,17 @@ test: $(STAMP)
 	$(BIN)/mypy engine tui
 	$(BIN)/lint-imports --no-logo
 	$(BIN)/pytest -q -n 2 --dist worksteal
+	$(MAKE) --no-print-directory test-oldest
+
+$(OLDEST_STAMP): pyproject.toml | $(BIN)/python
+	test -n "$(OLDEST_NUMPY)"
+	rm -rf $(OLDEST)
+	$(BIN)/python -m pip install --quiet --no-deps --target $(OLDEST) 'numpy==$(OLDEST_NUMPY).*'
+	touch $(OLDEST_STAMP)
+
+test-oldest: $(STAMP) $(OLDEST_STAMP)
+	PYTHONPATH=$(OLDEST) $(BIN)/python -c "import numpy, numba; assert numpy.__version__.startswith('$(OLDEST_NUMPY).'), numpy.__version__; print('oldest supported numpy', numpy.__version__, 'with numba', numba.__version__)"
+	PYTHONPATH=$(OLDEST) $(BIN)/pytest -q -n 2 --dist worksteal -p no:cacheprovider tests/engine tests/corpus
 
 bench: $(STAMP)
 	$(BIN)/python -m pip install --quiet -e '.[dev,cluster,bench]'

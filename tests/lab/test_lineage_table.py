@@ -24,6 +24,7 @@ from tui.lab.store.lineage_table import (
     pack_family,
     width_for,
 )
+from tui.lab.writer_process import Writer
 
 CONFIGS = {
     "default": Config(n=10, population=24, seed=5, generations=60, stop_when_solved=False),
@@ -273,3 +274,31 @@ def test_a_damaged_row_is_refused(store: RunStore, column: str, value: object) -
         )
     with pytest.raises(StoreError, match=r"lineage of generations? 2"):
         kept_rows(store, run_id, 6, 300)
+
+
+def test_a_run_file_keeps_the_lineage_its_run_kept(store: RunStore, tmp_path: Path) -> None:
+    run_id, published = recorded(store, CONFIGS["default"])
+    other, _ = recorded(store, CONFIGS["wide"])
+    top, size = published[-1].generation, published[0].population.shape[0]
+    store.export_run(run_id, tmp_path / "run.queens")
+    with RunStore.open(tmp_path / "run.queens", create=False, wal=False) as exported:
+        assert exported.single_run_id() == run_id
+        assert kept_rows(exported, run_id, top, size) == kept_rows(store, run_id, top, size)
+        assert list(exported.lineage_pieces(other, 6)) == []  # only this run's
+
+
+def test_a_run_file_from_a_store_without_lineage_has_none(tmp_path: Path) -> None:
+    with RunStore.open(tmp_path / "runs.sqlite3") as store:
+        run_id = store.begin_run(
+            {"n": 8},
+            seed=1,
+            engine_version="test",
+            label=None,
+            keyframe_spacing=4,
+            writer=Writer.this_process(),
+        )
+        store.end_run(run_id, "finished", "solved")
+        store.export_run(run_id, tmp_path / "run.queens")
+    with sqlite3.connect(tmp_path / "run.queens") as connection:
+        tables = {row[0] for row in connection.execute("SELECT name FROM sqlite_master")}
+    assert "lineage" not in tables

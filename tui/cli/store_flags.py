@@ -89,17 +89,19 @@ def open_run(run: str, flag: str | None) -> tuple[RunStore, int]:
     """The store and run id a ``RUN`` argument names.
 
     Raises:
-        StoreError: Not an id and not a run file; no such run.
+        StoreError: Not an id and not a run file; no such run; a run recorded by a newer
+            engine version (:class:`~tui.lab.record_version.NewerRecordError`).
     """
     from pathlib import Path
 
+    from tui.lab.record_version import refuse_newer
     from tui.lab.store import RunStore, StoreError
 
     run_id = run_id_of(run)
     if run_id is not None:
         store = open_store(flag, create=False)
         try:
-            store.run(run_id)
+            refuse_newer(store.run(run_id), f"{store.path}: run {run_id}")
         except StoreError:
             store.close()
             raise
@@ -115,10 +117,12 @@ def open_run(run: str, flag: str | None) -> tuple[RunStore, int]:
         )
     store = RunStore.open(run, create=False, wal=False)
     try:
-        return store, store.single_run_id()
+        run_id = store.single_run_id()
+        refuse_newer(store.run(run_id), run)
     except StoreError:
         store.close()
         raise
+    return store, run_id
 
 
 def warn_of_damaged_keyframes(damaged: dict[int, str]) -> None:

@@ -18,11 +18,11 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Callable
-from functools import cache
 from typing import Any, Final
 
 from engine import GeneticAlgorithm, Snapshot
 from tui.lab.engine_state import capture
+from tui.lab.record_version import engine_version
 from tui.lab.store import STAT_FIELDS, Batch, Keyframe, RunStore, keyframe_size
 from tui.lab.store.lineage_table import (
     COMPRESSION,
@@ -52,17 +52,6 @@ ones people watch most, and their families are dense (a child's parent is a rand
 compressing one took 2 to 4% of such a generation at P = 1000, storing it a fifth to a tenth of
 that, for about 3 bytes an individual instead of 1 to 2. This caps the bytes it costs a
 recording (a resumed run's recording has its own)."""
-
-
-@cache
-def engine_version() -> str:
-    """The installed queens-ga version (the engine's), for the record."""
-    from importlib.metadata import PackageNotFoundError, version
-
-    try:
-        return version("queens-ga")
-    except PackageNotFoundError:
-        return "unknown"
 
 
 def stats_row(snapshot: Snapshot) -> tuple[Any, ...]:

@@ -16,6 +16,7 @@ from typing import Any, Final
 
 from engine import GenerationStats, GeneticAlgorithm, Snapshot
 from tui.lab.engine_state import StateError, restore
+from tui.lab.record_version import refuse_newer
 from tui.lab.recorder import stats_row
 from tui.lab.store import STAT_FIELDS, RunInfo, RunStore, StoreError
 
@@ -75,12 +76,18 @@ class Timeline:
     Args:
         store: The store holding the run.
         run_id: The run.
+
+    Raises:
+        StoreError: No such run.
+        NewerRecordError: The run was recorded by a newer engine version (re-stepping it here
+            could reproduce something else).
     """
 
     def __init__(self, store: RunStore, run_id: int) -> None:
         self._store = store
         self.run_id = run_id
         self.info: RunInfo = store.run(run_id)
+        refuse_newer(self.info, f"{store.path}: run {run_id}")
         self._algorithm: GeneticAlgorithm | None = None
         self._keyframe: tuple[int, dict[str, Any]] | None = None
         self.damaged: dict[int, str] = {}

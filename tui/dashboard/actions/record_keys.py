@@ -103,12 +103,14 @@ class RecordKeys:
     def replay(self, run_id: int, store: RunStore | None = None) -> bool:
         """Show a recorded run in time-travel mode, at its last generation; the form shows
         its config (``r`` reruns it, as the help's line does)."""
+        from tui.lab.record_version import refuse_newer
         from tui.lab.store import StoreError
 
         try:
             if store is None:
                 store = self.recording.store()
             info = store.run(run_id)
+            refuse_newer(info, f"{store.path}: run {run_id}")  # before the live run is let go
             self.runner.stop()
             self.recording.end()
             self.runner.algorithms = ()

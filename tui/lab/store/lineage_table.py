@@ -271,6 +271,16 @@ def put_lineage(connection: sqlite3.Connection, run_id: int, rows: Sequence[Line
     )
 
 
+def copy_lineage(connection: sqlite3.Connection, run_id: int, schema: str) -> None:
+    """Copy the run's kept lineage into the attached database ``schema`` (a run file being
+    written), inside the caller's write transaction; nothing when this store keeps none."""
+    if _has_table(connection):
+        connection.execute(LINEAGE_TABLE.replace("EXISTS lineage", f"EXISTS {schema}.lineage"))
+        connection.execute(
+            f"INSERT INTO {schema}.lineage SELECT * FROM main.lineage WHERE run_id = ?", (run_id,)
+        )
+
+
 def delete_lineage_after(connection: sqlite3.Connection, run_id: int, after: int) -> None:
     """Forget the lineage of the run's generations after ``after`` (inside a transaction)."""
     if _has_table(connection):

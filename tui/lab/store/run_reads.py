@@ -20,6 +20,7 @@ from tui.lab.npy import ArrayError, from_npy
 from tui.lab.store.connection import StoreConnection, roll_back
 from tui.lab.store.creation import create_store_file, remove_with_side_files
 from tui.lab.store.errors import StoreError, explain
+from tui.lab.store.lineage_table import copy_lineage
 from tui.lab.store.records import RUN_COLUMNS, Keyframe, RunInfo, run_info, stat_columns
 from tui.lab.store.schema import STAT_FIELDS
 
@@ -30,7 +31,8 @@ RUN_TABLES: Final = (
     ("keyframes", "run_id"),
     ("keyframe_arrays", "run_id"),
 )
-"""The tables that hold a run, each with its column naming the run: what a run file copies."""
+"""The tables that hold a run, each with its column naming the run: what a run file copies
+(with the run's kept lineage, when the store has that table: :func:`copy_lineage`)."""
 
 
 def runs(store: StoreConnection) -> list[RunInfo]:
@@ -204,6 +206,7 @@ def _copy_run(store: StoreConnection, run_id: int, portable: Path, target: Path)
                     f"INSERT INTO portable.{table} SELECT * FROM main.{table} WHERE {key} = ?",
                     (run_id,),
                 )
+            copy_lineage(connection, run_id, "portable")
             connection.execute(
                 "UPDATE portable.runs SET writer_host = NULL, writer_pid = NULL, "
                 "writer_start = NULL, status = CASE status WHEN 'running' "
