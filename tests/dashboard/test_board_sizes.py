@@ -51,7 +51,8 @@ def cell_at(strip: Strip, x: int) -> Segment:
 def check_labels_find_every_attacked_queen(board: Board) -> None:
     """Each attacked queen ``row,col`` (as the conflict list prints it) is where the labels say:
     on the line whose row number is the nearest at or above ``row``, under the column tick at
-    or left of ``col``, and drawn there in the attacked colour."""
+    or left of ``col``, and drawn there in the attacked colour (a half block's colour, the
+    fill behind a glyph or Braille dots)."""
     position = board.position
     assert position is not None
     lines = board_lines(board)
@@ -75,8 +76,7 @@ def check_labels_find_every_attacked_queen(board: Board) -> None:
         assert ticks[tick] == tick * cells // columns
         x = gutter + column * cells // columns
         style = cell_at(lines[1 + line], x).style or Style()
-        shown = {style.color, style.bgcolor} if board.mode == "halves" else {style.color}
-        assert attacked_colour in shown, (row, column)
+        assert attacked_colour in {style.color, style.bgcolor}, (row, column)
 
 
 # The layout ---------------------------------------------------------------------------------

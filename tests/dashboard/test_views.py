@@ -224,7 +224,9 @@ async def test_a_board_of_160_is_drawn_exactly_in_80_columns_with_attacked_queen
             x = 0
             for segment in strip:
                 for _ in segment.text:
-                    red = _colour(segment.style or Style()) == attacked_colour
+                    # A character holding an attacked queen is filled red under its dots.
+                    fill = (segment.style or Style()).bgcolor
+                    red = fill is not None and fill.get_truecolor().hex == attacked_colour
                     assert red == bool(x < 80 and attacked[y, x]), (y, x)
                     x += 1
 

@@ -42,6 +42,7 @@ from tui.dashboard.screens.too_small import TooSmallScreen
 from tui.dashboard.settings import load_settings, save_setting
 from tui.dashboard.showcase import SHOWCASE, SHOWCASE_SPEED
 from tui.dashboard.terminal import ASCII_CLASS, SIXTEEN_COLOURS_CLASS
+from tui.dashboard.theme_legibility import FRAME, frame_colour, offered_themes
 
 MIN_WIDTH: Final = 80
 MIN_HEIGHT: Final = 24
@@ -203,10 +204,25 @@ class QueensApp(App[None]):
             return action == "quit"
         return True
 
+    def get_css_variables(self) -> dict[str, str]:
+        """Textual's variables and the app's own: ``$frame``, the panels' borders, legible in
+        every theme offered (:mod:`~tui.dashboard.theme_legibility`)."""
+        variables = super().get_css_variables()
+        variables[FRAME] = frame_colour(variables)
+        self.theme_variables = variables
+        return variables
+
+    @property
+    def offered_themes(self) -> list[str]:
+        """The themes the palette offers: those in which the board's labels, the borders and
+        the chart are legible (:func:`~tui.dashboard.theme_legibility.offered_themes`)."""
+        return offered_themes(self.available_themes)
+
     def _restore_theme(self) -> None:
-        """The theme of the last session, then keep each change for the next."""
+        """The theme of the last session (if it is still offered), then keep each change for
+        the next."""
         theme = load_settings().get("theme")
-        if theme in self.available_themes:
+        if theme in self.offered_themes:
             self.theme = theme
         self.theme_changed_signal.subscribe(self, self._keep_theme)
 

@@ -1,8 +1,10 @@
 """Pictures of a board of queens, computed with numpy: no Textual, no Rich.
 
-Four pictures, chosen by what fits (:func:`choose_mode`):
+Five pictures, chosen by what fits (:func:`choose_mode`):
 
 - ``squares``: two cells per square, a queen glyph per queen (small boards, and ``z`` zoom).
+- ``cells``: in ASCII only, one cell per square, a bold ``Q`` or ``X`` per queen: where the
+  board fits one square a cell, a queen is a letter rather than a ``'`` or ``.`` speck.
 - ``halves``: exact, one cell per two squares stacked (``▀`` in two colours), so a board of
   N = 30 takes 30 columns x 15 lines; queens are coloured squares, attacked ones red.
 - ``braille``: exact, one Braille dot per square, 2 columns x 4 rows of squares per
@@ -11,9 +13,15 @@ Four pictures, chosen by what fits (:func:`choose_mode`):
   (square on screen); its shade is how many queens it holds and its colour how many of those are
   attacked.
 
-In ASCII (``ascii=True``) there is no Braille: the half-block picture keeps its layout with the
-ASCII marks of :data:`ASCII_HALVES` (``'`` a queen on the upper square, ``.`` on the lower, ``:``
-on both), and beyond it comes the density picture in :data:`ASCII_SHADES`.
+In ASCII (``ascii=True``) there is no Braille: where one square a cell does not fit, the
+half-block picture keeps its layout with the ASCII marks of :data:`ASCII_HALVES` (``'`` a queen
+on the upper square, ``.`` on the lower, ``:`` on both), and beyond it comes the density picture
+in :data:`ASCII_SHADES`.
+
+While an individual is inspected its queens carry their origins (:mod:`tui.dashboard.origin`);
+the pictures keep which queens are attacked apart from where they came from
+(:func:`square_origins`, :func:`braille_origins`), so that an attacked queen stays marked at
+every scale.
 
 Every picture has row numbers in a gutter on its left (:func:`gutter_width`) and column ticks
 in a header line above it (:func:`column_ticks`), numbered from 0 as the conflict list numbers
@@ -87,15 +95,17 @@ class Position:
         return int(self.attacked.sum())
 
 
-MODES: Final = ("squares", "halves", "braille", "density")
-"""The pictures, from the largest to the most compressed."""
+MODES: Final = ("squares", "cells", "halves", "braille", "density")
+"""The pictures, from the largest to the most compressed (``cells``: ASCII only)."""
 
 
 def choose_mode(n: int, width: int, height: int, *, ascii: bool = False) -> str:
-    """The largest picture of an ``n`` board that fits ``width x height`` cells (ASCII: no
-    Braille)."""
+    """The largest picture of an ``n`` board that fits ``width x height`` cells (ASCII: one
+    square a cell before half blocks, and no Braille)."""
     if 2 * n <= width and n <= height:
         return "squares"
+    if ascii and n <= width and n <= height:
+        return "cells"
     if n <= width and math.ceil(n / 2) <= height:
         return "halves"
     if not ascii and math.ceil(n / 2) <= width and math.ceil(n / 4) <= height:
@@ -130,7 +140,7 @@ def columns_per_cell(mode: str, scale: int = 1) -> tuple[int, int]:
 
 def rows_per_line(mode: str, scale: int = 1) -> int:
     """Board rows drawn in one line of ``mode``."""
-    return {"squares": 1, "halves": 2, "braille": 4}.get(mode, 2 * scale)
+    return {"squares": 1, "cells": 1, "halves": 2, "braille": 4}.get(mode, 2 * scale)
 
 
 def column_ticks(n: int, mode: str, scale: int = 1) -> str:
@@ -165,6 +175,8 @@ def picture_size(n: int, mode: str, width: int, height: int) -> tuple[int, int]:
     (density: for a ``width x height`` area)."""
     if mode == "squares":
         return 2 * n, n
+    if mode == "cells":
+        return n, n
     if mode == "halves":
         return n, math.ceil(n / 2)
     if mode == "braille":
@@ -188,6 +200,16 @@ def square_kinds(position: Position) -> npt.NDArray[np.int64]:
     return kinds
 
 
+def square_origins(position: Position) -> npt.NDArray[np.int8]:
+    """The origin of the queen on every square (0: none, or no origins shown), shaped as
+    :func:`square_kinds`; where two queens share a square, the larger code."""
+    n = position.n
+    origins = np.zeros((n + n % 2, n), dtype=np.int8)
+    if position.origins is not None:
+        np.maximum.at(origins, (position.rows, position.columns), position.origins)
+    return origins
+
+
 def braille_codes(
     position: Position,
 ) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.bool_]]:
@@ -208,6 +230,23 @@ def braille_codes(
     np.bitwise_or.at(codes, cells, bits)
     attacked = np.bincount(cells, weights=position.attacked, minlength=height * width) > 0
     return codes.reshape(height, width), attacked.reshape(height, width)
+
+
+def braille_origins(position: Position) -> npt.NDArray[np.int8]:
+    """The origin of each Braille character's queens where they share one, else 0 (as for no
+    origins shown), shaped as :func:`braille_codes`' pictures."""
+    n = position.n
+    height, width = math.ceil(n / 4), math.ceil(n / 2)
+    if position.origins is None:
+        return np.zeros((height, width), dtype=np.int8)
+    cells = (position.rows // 4) * width + position.columns // 2
+    origins = position.origins.astype(np.int64)
+    lowest = np.full(height * width, np.iinfo(np.int64).max)
+    highest = np.zeros(height * width, dtype=np.int64)
+    np.minimum.at(lowest, cells, origins)
+    np.maximum.at(highest, cells, origins)
+    shared = np.where(lowest == highest, highest, 0)
+    return shared.astype(np.int8).reshape(height, width)
 
 
 def decode_braille(text_lines: list[str]) -> set[tuple[int, int]]:

@@ -32,7 +32,7 @@ MOVED: Final = 4
 """Queen origin: the mutation (or the local search) changed that gene."""
 ORIGIN_NAMES: Final = ("neither", "parent 1", "parent 2", "both", "moved")
 """The queen origins' names, by origin."""
-ORIGIN_COLOURS: Final = ("", "#5fd7ff", "#ff87d7", "#e4e4e4", "#ff8700")
+ORIGIN_COLOURS: Final = ("", "#5fd7ff", "#ff87d7", "#e4e4e4", "#d78700")
 """The colour of a queen by origin, on the board and in its key (none: the queen colour)."""
 
 

@@ -2,7 +2,8 @@
 
 Ctrl+p is a plain control character, so it reaches the app over SSH. The commands are built
 from the main screen's bindings table (so a new key appears here by itself), the presets of
-:data:`engine.presets.PRESETS` and the app's themes. The palette acts on the screen it was
+:data:`engine.presets.PRESETS` and the app's themes in which the dashboard is legible
+(:mod:`tui.dashboard.theme_legibility`). The palette acts on the screen it was
 opened over, through what :class:`CommandTarget` names: it knows no app or screen class.
 Its prompt is ``>`` (:data:`PROMPT`): Textual's magnifying glass is an emoji that many
 terminal fonts and browsers (over ``queens serve``) draw as an empty box, and it is not ASCII.
@@ -23,6 +24,7 @@ from textual.dom import DOMNode
 from engine.presets import PRESETS
 from tui.dashboard.actions.bindings import MAIN_BINDINGS
 from tui.dashboard.screens.help import described
+from tui.dashboard.theme_legibility import offered_themes
 
 PROMPT: Final = ">"
 """The palette's prompt, before what is typed."""
@@ -108,7 +110,7 @@ def palette_commands(target: CommandTarget, app: App[Any]) -> list[PaletteComman
                 partial(target.choose_preset, name, run=True),
             )
         )
-    for theme in sorted(app.available_themes):
+    for theme in offered_themes(app.available_themes):
         commands.append(
             PaletteCommand(
                 f"Theme {theme}",

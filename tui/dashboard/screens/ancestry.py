@@ -172,12 +172,12 @@ class AncestryScreen(Screen[tuple[int, int] | None]):
     AncestryScreen #ancestry-table {
         width: 1fr;
         height: 100%;
-        border: round $panel-lighten-2;
+        border: round $frame;
     }
     AncestryScreen #ancestry-board {
         max-width: 50%;
         height: 100%;
-        border: round $panel-lighten-2;
+        border: round $frame;
         border-subtitle-color: $text-muted;
     }
     """

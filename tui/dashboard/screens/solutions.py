@@ -136,7 +136,7 @@ class SolutionsScreen(Screen[None]):
         padding: 0 1;
     }
     SolutionsScreen #solutions-gallery {
-        border: round $panel-lighten-2;
+        border: round $frame;
         padding: 0 0 0 1;
     }
     """

@@ -7,8 +7,14 @@ header line (from 0, as the conflict list does), and writes the scale in its bor
 to full size on an attacked queen; the numbers scroll with the board, and the border says which
 rows and columns are in view.
 
+An attacked queen is the board's strongest mark at every scale: where a queen is a glyph, a
+letter or Braille dots, its cells are filled with its colour (red; while an individual is
+inspected, its parent's) under a black mark; where a square is only a colour (half blocks), it
+is red whatever its parent.
+
 In a 16-colour terminal the greys of the squares would both become the same colour: the board
-then takes black and bright black (class ``-ansi16``). With ``ascii=True`` it draws only ASCII.
+then takes black and bright black (class ``-ansi16``). With ``ascii=True`` it draws only ASCII,
+one square a cell (``Q``, attacked ``X``, bold) where the board fits so.
 """
 
 from __future__ import annotations
@@ -30,6 +36,7 @@ from tui.dashboard.board_pictures import (
     HEADER_LINES,
     Position,
     braille_codes,
+    braille_origins,
     choose_mode,
     column_ticks,
     density_counts,
@@ -38,10 +45,10 @@ from tui.dashboard.board_pictures import (
     picture_size,
     row_label,
     square_kinds,
+    square_origins,
 )
 from tui.dashboard.origin import ORIGIN_COLOURS
 from tui.dashboard.widgets.board_segments import (
-    ORIGIN_KIND,
     BoardStyles,
     braille_segments,
     density_segments,
@@ -74,6 +81,7 @@ class Board(ScrollView, can_focus=True):
         "board--dark",
         "board--queen",
         "board--attacked",
+        "board--attacked-ink",
         "board--field",
         "board--label",
         "board--from-first",
@@ -93,6 +101,7 @@ class Board(ScrollView, can_focus=True):
     Board > .board--field { background: #262626; }
     Board > .board--queen { color: #ffd75f; text-style: bold; }
     Board > .board--attacked { color: #ff5f5f; text-style: bold; }
+    Board > .board--attacked-ink { color: #000000; }
     Board > .board--label { color: $text-muted; }
     Board.-solved > .board--queen { color: #87ff87; }
     /* 16 colours: both greys above become bright black; these are black and bright black. */
@@ -126,6 +135,7 @@ class Board(ScrollView, can_focus=True):
         """What the owner says about the position (``♕ 3 attacked``), before the scale."""
         self._by_row: tuple[npt.NDArray[np.intp], npt.NDArray[np.intp]] | None = None
         self._picture: tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]] | None = None
+        self._origins: tuple[npt.NDArray[np.int8], ...] | None = None
         self._line_cache: dict[tuple[int, int, int, str, int], Strip] = {}
 
     def on_mount(self) -> None:
@@ -165,6 +175,7 @@ class Board(ScrollView, can_focus=True):
         self.position = position
         self._by_row = None
         self._picture = None
+        self._origins = None
         self._line_cache.clear()
         if resized:
             self.zoomed = False
@@ -188,6 +199,8 @@ class Board(ScrollView, can_focus=True):
         n = self.n
         if n == 0:
             return ""
+        if self.mode == "cells":
+            return ("1 char = 1 square", "1 char = 1 sq", "1 sq/char")[brief]
         if self.mode == "halves":
             return ("1 char = 1x2 squares", "1 char = 1x2 sq", "1x2 sq/char")[brief]
         if self.mode == "braille":
@@ -270,6 +283,12 @@ class Board(ScrollView, can_focus=True):
         """A new area may need another picture."""
         self._layout_board()
 
+    def notify_style_update(self) -> None:
+        """Draw in the new colours (another theme, 16 colours): the lines cached keep the old
+        ones (the labels' above all, which take the theme's)."""
+        super().notify_style_update()
+        self._line_cache.clear()
+
     def watch_zoomed(self) -> None:
         """Switch between the overview and full size."""
         self._layout_board()
@@ -307,6 +326,7 @@ class Board(ScrollView, can_focus=True):
         if self.mode != "squares":
             self.scroll_to(0, 0, animate=False, immediate=True)
         self._picture = None
+        self._origins = None
         self._line_cache.clear()
         self._update_subtitle()
         self.refresh()
@@ -371,6 +391,7 @@ class Board(ScrollView, can_focus=True):
             label=self.rich_style + self.get_component_rich_style("board--label", partial=True),
             safe=self.get_component_rich_style("board--queen", partial=True),
             attacked=self.get_component_rich_style("board--attacked", partial=True),
+            ink=self.get_component_rich_style("board--attacked-ink", partial=True),
             origins=tuple(
                 self.get_component_rich_style(name, partial=True) if name else Style()
                 for name in ORIGIN_STYLES
@@ -381,9 +402,10 @@ class Board(ScrollView, can_focus=True):
         """One line of the picture, whole (cropped by the caller) but for squares."""
         position = self.position
         assert position is not None
-        if self.mode == "squares":
-            first = scroll_x // 2
-            last = min(self.n, (scroll_x + width) // 2 + 1)
+        if self.mode in ("squares", "cells"):
+            cells = 2 if self.mode == "squares" else 1
+            first = scroll_x // cells
+            last = min(self.n, (scroll_x + width) // cells + 1)
             segments = squares_segments(
                 styles,
                 self.glyphs,
@@ -392,26 +414,35 @@ class Board(ScrollView, can_focus=True):
                 first,
                 last,
                 origins=self._row_origins(line),
+                cells=cells,
             )
             # Pad the columns left of the first one drawn, so the caller crops as for the rest.
-            return Strip([Segment(" " * 2 * first), *segments])
+            return Strip([Segment(" " * cells * first), *segments])
         if self.mode == "halves":
+            if self._origins is None:
+                origins = square_origins(position)
+                self._origins = (origins[0::2], origins[1::2])
             if self._picture is None:
                 kinds = square_kinds(position)
-                if position.origins is not None:
-                    # A queen from a parent takes that parent's colour (kinds 5 to 8).
-                    coloured = position.origins > 0
-                    rows, columns = position.rows[coloured], position.columns[coloured]
-                    kinds[rows, columns] = ORIGIN_KIND + position.origins[coloured]
                 self._picture = (kinds[0::2], kinds[1::2])
             upper, lower = self._picture
-            return Strip(halves_segments(styles, upper[line], lower[line], line, ascii=self.ascii))
+            upper_origins, lower_origins = self._origins
+            shown = None if position.origins is None else (upper_origins[line], lower_origins[line])
+            return Strip(
+                halves_segments(
+                    styles, upper[line], lower[line], line, ascii=self.ascii, origins=shown
+                )
+            )
         if self.mode == "braille":
             if self._picture is None:
                 dots, holds_attacked = braille_codes(position)
                 self._picture = (dots, holds_attacked.astype(np.int64))
+                self._origins = (braille_origins(position),)
             codes, attacked = self._picture
-            return Strip(braille_segments(styles, codes[line], attacked[line]))
+            assert self._origins is not None
+            return Strip(
+                braille_segments(styles, codes[line], attacked[line], self._origins[0][line])
+            )
         if self._picture is None:
             self._picture = density_counts(position, self.scale)
         queens, attacked = self._picture

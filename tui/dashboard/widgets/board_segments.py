@@ -38,7 +38,9 @@ class BoardStyles:
         field: Around the board (the half line below an odd board).
         label: Row and column numbers.
         safe: A queen no other attacks (colour and weight only, to add to a square's style).
-        attacked: An attacked queen (colour and weight only).
+        attacked: An attacked queen (colour and weight only): where a square is only a colour
+            (half blocks), its colour; where it holds a mark, the fill behind the mark.
+        ink: The mark drawn on an attacked queen's fill (colour only).
         origins: By origin code (:mod:`tui.dashboard.origin`), the colour of a queen that came
             from that place (code 0, none: the safe or attacked colour).
     """
@@ -49,14 +51,28 @@ class BoardStyles:
     label: Style
     safe: Style
     attacked: Style
+    ink: Style
     origins: tuple[Style, ...] = ()
 
     def queen(self, attacked: bool, origin: int = 0) -> Style:
         """The colour of a queen: the one place pictures ask for it. An inspected individual's
-        queens take the colour of their origin (the glyph still says attacked)."""
+        queens take the colour of their origin."""
         if origin:
             return self.origins[origin]
         return self.attacked if attacked else self.safe
+
+    def mark(self, ground: Style, attacked: bool, origin: int = 0) -> Style:
+        """A queen's mark (a glyph, a letter, Braille dots) on ``ground``.
+
+        A safe queen is its colour on the ground. An attacked queen fills its cells with its
+        colour (an inspected individual's: its origin's, so the parent still shows) under a
+        mark in :attr:`ink`, bold: the board's strongest contrast, a filled square among the
+        greys, whatever the origin colours around it.
+        """
+        colour = self.queen(attacked, origin)
+        if not attacked:
+            return ground + colour
+        return ground + Style(color=self.ink.color, bgcolor=colour.color, bold=True)
 
     def square(self, parity: int) -> Style:
         """A light (even ``row + column``) or dark square."""
@@ -65,8 +81,6 @@ class BoardStyles:
 
 MOVED_MARK: Final = "*"
 """Beside a queen the mutation moved (in the square's second cell), so colour is not the cue."""
-ORIGIN_KIND: Final = 4
-"""In the halves picture, a queen of origin ``o`` is a square of kind ``ORIGIN_KIND + o``."""
 
 
 def squares_segments(
@@ -77,8 +91,11 @@ def squares_segments(
     first: int,
     last: int,
     origins: dict[int, int] | None = None,
+    *,
+    cells: int = 2,
 ) -> list[Segment]:
-    """Squares ``first`` to ``last - 1`` of a board row, two cells each, with queen glyphs.
+    """Squares ``first`` to ``last - 1`` of a board row, two cells each (the ``cells``
+    picture: one), with queen glyphs; an attacked queen fills its square (:meth:`BoardStyles.mark`).
 
     Args:
         styles: The board's styles.
@@ -88,19 +105,21 @@ def squares_segments(
         first: The first column drawn.
         last: One past the last column drawn.
         origins: The row's queens' origins by column, when coloured by origin; a queen the
-            mutation moved is marked beside its glyph, so colour is not the only cue.
+            mutation moved is marked beside its glyph (where a square has two cells), so
+            colour is not the only cue.
+        cells: Cells a square takes: 2, or 1 for the ``cells`` picture (glyph only).
     """
     segments: list[Segment] = []
     for column in range(first, last):
         square = styles.square(line + column)
         attacked = queens.get(column)
         if attacked is None:
-            segments.append(Segment("  ", square))
+            segments.append(Segment(" " * cells, square))
         else:
             glyph = glyphs[1] if attacked else glyphs[0]
             origin = origins.get(column, 0) if origins else 0
-            mark = MOVED_MARK if origin == MOVED else " "
-            segments.append(Segment(glyph + mark, square + styles.queen(attacked, origin)))
+            mark = (MOVED_MARK if origin == MOVED else " ")[: cells - 1]
+            segments.append(Segment(glyph + mark, styles.mark(square, attacked, origin)))
     return segments
 
 
@@ -111,50 +130,69 @@ def halves_segments(
     line: int,
     *,
     ascii: bool,
+    origins: tuple[npt.NDArray[np.int8], npt.NDArray[np.int8]] | None = None,
 ) -> list[Segment]:
     """Two board rows in one line (kinds as :func:`~tui.dashboard.board_pictures.square_kinds`).
 
     In Unicode the upper square is the foreground of ``▀`` and the lower its background, so
-    every square has its own colour. In ASCII a cell has one background (a checker of 1 x 2
-    blocks) and a mark says where its queens are: ``'`` upper, ``.`` lower, ``:`` both.
+    every square has its own colour: a safe queen its own (its origin's, while inspected), an
+    attacked queen the attacked colour, whatever its origin, since a square here is only a
+    colour. In ASCII a cell has one background (a checker of 1 x 2 blocks) and a mark says
+    where its queens are: ``'`` upper, ``.`` lower, ``:`` both, filled as
+    :meth:`BoardStyles.mark` fills an attacked queen.
+
+    Args:
+        origins: The two rows' queens' origins, while an individual is inspected (see
+            :func:`~tui.dashboard.board_pictures.square_origins`).
     """
     segments: list[Segment] = []
-    pairs = zip(upper.tolist(), lower.tolist(), strict=True)
+    width = len(upper)
+    upper_origins, lower_origins = (
+        origins if origins is not None else (np.zeros(width, np.int8),) * 2
+    )
+    cells = zip(
+        upper.tolist(), lower.tolist(), upper_origins.tolist(), lower_origins.tolist(), strict=True
+    )
     if not ascii:
-        colours = {
-            -1: styles.field.bgcolor,
-            0: styles.light.bgcolor,
-            1: styles.dark.bgcolor,
-            2: styles.queen(False).color,
-            3: styles.queen(True).color,
-            **{
-                ORIGIN_KIND + origin: styles.origins[origin].color
-                for origin in range(1, len(styles.origins))
-            },
-        }
-        for (top, bottom), run in groupby(pairs):
-            style = Style(color=colours[top], bgcolor=colours[bottom])
+        ground = {-1: styles.field.bgcolor, 0: styles.light.bgcolor, 1: styles.dark.bgcolor}
+
+        def colour(kind: int, origin: int) -> Color | None:
+            if kind < 2:
+                return ground[kind]
+            return styles.queen(kind == 3, 0 if kind == 3 else origin).color
+
+        for (top, bottom, top_origin, bottom_origin), run in groupby(cells):
+            style = Style(color=colour(top, top_origin), bgcolor=colour(bottom, bottom_origin))
             segments.append(Segment("▀" * len(list(run)), style))
         return segments
-    for column, (top, bottom) in enumerate(pairs):
+    for column, (top, bottom, top_origin, bottom_origin) in enumerate(cells):
         mark = int(top >= 2) + 2 * int(bottom >= 2)
         style = styles.square(line + column)
         if mark:
-            style += styles.queen(top == 3 or bottom == 3)
+            pairs = ((top, top_origin), (bottom, bottom_origin))
+            held = {origin for kind, origin in pairs if kind >= 2}
+            origin = held.pop() if len(held) == 1 else 0
+            style = styles.mark(style, top == 3 or bottom == 3, origin)
         segments.append(Segment(ASCII_HALVES[mark], style))
     return segments
 
 
 def braille_segments(
-    styles: BoardStyles, codes: npt.NDArray[np.int64], attacked: npt.NDArray[np.int64]
+    styles: BoardStyles,
+    codes: npt.NDArray[np.int64],
+    attacked: npt.NDArray[np.int64],
+    origins: npt.NDArray[np.int8] | None = None,
 ) -> list[Segment]:
-    """One line of Braille characters; a character holding an attacked queen is red."""
+    """One line of Braille characters, each in the colour of its queens (of their origin,
+    where they share one, while inspected); a character holding an attacked queen is filled
+    as :meth:`BoardStyles.mark` fills it."""
     text = "".join(map(chr, (codes + BRAILLE_BASE).tolist()))
+    shared = origins.tolist() if origins is not None else [0] * len(text)
     segments = []
     start = 0
-    for hit, run in groupby(attacked.tolist()):
+    for (hit, origin), run in groupby(zip(attacked.tolist(), shared, strict=True)):
         length = len(list(run))
-        style = styles.field + styles.queen(bool(hit))
+        style = styles.mark(styles.field, bool(hit), int(origin))
         segments.append(Segment(text[start : start + length], style))
         start += length
     return segments

@@ -190,6 +190,11 @@ class FitnessPlot(Widget):
         self._lines = None
         self.refresh()
 
+    def notify_style_update(self) -> None:
+        """Redraw in the new colours (another theme): the lines drawn keep the old ones."""
+        super().notify_style_update()
+        self._lines = None
+
     def plotted_series(self) -> dict[str, npt.NDArray[np.float64]]:
         """The left-axis lines of the fitness or conflicts view, by name."""
         if self.metric == "conflicts" and self._conflicts:
