@@ -1,4 +1,5 @@
-"""The command palette (ctrl+p): every key's action, the presets, themes, a screenshot.
+"""The command palette (ctrl+p): every key's action, the presets, themes, a screenshot, a
+label for the run.
 
 Ctrl+p is a plain control character, so it reaches the app over SSH. The commands are built
 from the main screen's bindings table (so a new key appears here by itself), the presets of
@@ -36,9 +37,19 @@ class DashboardPalette(CommandPalette):
         self.query_one(SearchIcon).icon = PROMPT
 
 
+class RunLabelling(Protocol):
+    """What labels the run shown (the main screen's record keys)."""
+
+    def ask_label(self) -> None:
+        """Ask for the run's label and keep it in its record."""
+
+
 @runtime_checkable
 class CommandTarget(Protocol):
     """What the palette's commands act on: the main screen."""
+
+    record_keys: RunLabelling
+    """Labels the run shown."""
 
     async def run_action(
         self, action: str, namespaces: Mapping[str, DOMNode] | None = None
@@ -84,6 +95,13 @@ def palette_commands(target: CommandTarget, app: App[Any]) -> list[PaletteComman
             "Reproduce this run",
             "show (and copy) the queens solve command that reruns it",
             partial(show_reproduce_command, app, target.run_command),
+        )
+    )
+    commands.append(
+        PaletteCommand(
+            "Label this run",
+            "what queens runs calls it (kept in its record; asks for the words)",
+            target.record_keys.ask_label,
         )
     )
     commands.append(

@@ -126,8 +126,11 @@ def _print_run(document: dict[str, Any]) -> None:
     print(f"  best         {document['best_conflicts']} conflicts")
     print(f"  solutions    {document['solutions']:,}")
     print(f"  keyframes    {document['keyframes']} (every {document['keyframe_spacing']})")
+    from tui.lab.config_summary import summarize
+
     if document["label"]:
-        print(f"  preset       {document['label']}")
+        print(f"  label        {document['label']}")
+    print(f"  config       {summarize(document['config']).text()}")
     from engine import Config
     from tui.lab.rerun_line import config_flags, solve_line
 

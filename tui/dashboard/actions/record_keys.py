@@ -176,6 +176,50 @@ class RecordKeys:
             note += f"; {resumed.mismatch}"
         self.screen.notify(note + ": space runs it.", title="Resume", timeout=6)
 
+    def ask_label(self) -> None:
+        """Ask for a label for the run shown and keep it in its record (the palette's
+        ``Label this run``): a replayed record, the live run's record, or the live run not
+        recorded yet (its record gets the label at its first step)."""
+        from tui.dashboard.screens.label_prompt import LabelPrompt
+        from tui.lab.store import StoreError
+
+        timeline = self.travel.timeline
+        replayed = timeline if self.travel.replay_only else None
+        run_id = replayed.run_id if replayed is not None else self.recording.run_id
+        if run_id is None and not self.recording.expecting:
+            failure = self.recording.failure
+            why = f"the run store refused it: {failure}" if failure else "recording is off"
+            self.screen.notify(f"This run is not recorded ({why}): nothing to label.", timeout=6)
+            return
+        try:
+            store = replayed.store if replayed is not None else self.recording.store()
+            current = None if run_id is None else store.run(run_id).label
+        except StoreError as error:
+            self.screen.notify(str(error), title="Label", severity="error", timeout=8)
+            return
+
+        def chosen(label: str | None) -> None:
+            if label is None:
+                return
+            try:
+                if replayed is not None:
+                    replayed.store.set_label(replayed.run_id, label)
+                    labelled: int | None = replayed.run_id
+                else:
+                    labelled = self.recording.set_label(label)
+            except (StoreError, ValueError, LookupError) as error:
+                self.screen.notify(str(error), title="Label", severity="error", timeout=8)
+                return
+            where = (
+                "this run (recorded from its first step)"
+                if labelled is None
+                else (f"run {labelled}")
+            )
+            self.screen.notify(f"Labelled {where}: {label}", title="Label", timeout=4)
+
+        name = "this run" if run_id is None else f"run {run_id}"
+        self.screen.app.push_screen(LabelPrompt(name, current), chosen)
+
     def export(self) -> None:
         """Export the run: its history as CSV and the screen as SVG.
 
