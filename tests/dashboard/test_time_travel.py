@@ -186,8 +186,9 @@ async def test_e_exports_the_history_and_the_screen(
         await wait_for(pilot, lambda: shown_generation(app) == 3, "three steps")
         await pilot.press("e")
         await wait_for(pilot, lambda: isinstance(app.screen, ExportScreen), "the export screen")
-        await pilot.press("enter")  # the folder offered: the current directory
-        csv_file, svg_file = tmp_path / "queens-run-1.csv", tmp_path / "queens-run-1.svg"
+        await pilot.press("enter")  # the folder offered: the downloads folder
+        downloads = Path.home() / "Downloads"
+        csv_file, svg_file = downloads / "queens-run-1.csv", downloads / "queens-run-1.svg"
         await wait_for(pilot, lambda: csv_file.exists() and svg_file.exists(), "the files")
     lines = csv_file.read_text().splitlines()
     assert lines[0].startswith("generation,") and len(lines) == 5

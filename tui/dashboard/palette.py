@@ -151,10 +151,15 @@ def save_screenshot_here(app: App[Any]) -> None:
     """Save an SVG of the screen: the export screen asks where (in a browser: it downloads)."""
     from tui.dashboard.delivery import deliver_files
     from tui.dashboard.export_files import ExportFile
+    from tui.dashboard.screen_picture import take_screen_picture
 
     stamp = datetime.now().strftime("%Y-%m-%d-%H%M%S")
-    picture = ExportFile(f"queens-screen-{stamp}.svg", "the screen, SVG", app.export_screenshot())
-    deliver_files(app, [picture], title="Screenshot")
+
+    def deliver(svg: str) -> None:
+        picture = ExportFile(f"queens-screen-{stamp}.svg", "the screen, SVG", svg)
+        deliver_files(app, [picture], title="Screenshot")
+
+    take_screen_picture(app, deliver)
 
 
 class DashboardCommands(Provider):

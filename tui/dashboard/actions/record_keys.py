@@ -224,10 +224,12 @@ class RecordKeys:
         """Export the run: its history as CSV and the screen as SVG.
 
         In a terminal the export screen asks for the folder; in a browser both files download.
-        The screen's picture is taken first, so it shows the dashboard, not the export screen.
+        The screen's picture is taken first, so it shows the dashboard, not the export screen,
+        and without the notifications on show.
         """
         from tui.dashboard.delivery import deliver_files
         from tui.dashboard.export_files import ExportFile
+        from tui.dashboard.screen_picture import take_screen_picture
         from tui.lab.export import write_csv
         from tui.lab.store import STAT_FIELDS, StoreError
 
@@ -256,11 +258,13 @@ class RecordKeys:
         if self.travel.position is not None:
             name += f"-gen-{self.travel.position}"
         app = self.screen.app
-        files = [
-            ExportFile(f"{name}.csv", "the run's history, CSV", text.getvalue()),
-            ExportFile(f"{name}.svg", "the screen, SVG", app.export_screenshot()),
-        ]
-        deliver_files(app, files, title="Export")
+        history = ExportFile(f"{name}.csv", "the run's history, CSV", text.getvalue())
+
+        def deliver(svg: str) -> None:
+            picture = ExportFile(f"{name}.svg", "the screen, SVG", svg)
+            deliver_files(app, [history, picture], title="Export")
+
+        take_screen_picture(app, deliver)
 
 
 @dataclass
