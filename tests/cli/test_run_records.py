@@ -218,3 +218,30 @@ def test_rm_needs_a_run_or_empty(store_file: Path, capsys: pytest.CaptureFixture
     solved_run(capsys)
     code, _, err = command(capsys, "rm", "--yes")
     assert code == 2 and "RUN: none given" in err
+
+
+# -- resume --------------------------------------------------------------------------------------
+
+
+def test_resuming_a_solved_run_says_it_is_solved(
+    store_file: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, out, _ = command(capsys, "solve", "--record", "--json", "--n", "8", "--seed", "1")
+    assert code == 0
+    run_id, generations = json.loads(out)["run_id"], json.loads(out)["generations"]
+    code, out, err = command(capsys, "resume", str(run_id))
+    assert code == 0 and err == ""
+    assert out.splitlines() == [
+        f"run {run_id} is solved (at generation {generations}): there is nothing to resume; "
+        f"queens show {run_id} prints it"
+    ]
+    code, out, _ = command(capsys, "resume", str(run_id), "--json")
+    assert code == 0
+    assert json.loads(out) == {
+        "run_id": run_id,
+        "solved": True,
+        "resumed": False,
+        "generations": generations,
+    }
+    [line] = listed(capsys)
+    assert (line["generations"], line["status"]) == (generations, "finished")  # left as it was

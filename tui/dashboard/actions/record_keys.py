@@ -149,11 +149,19 @@ class RecordKeys:
 
     def resume(self, run_id: int) -> None:
         """Continue a recorded run here, recorded in the same run."""
-        from tui.lab.resume import resume
+        from tui.lab.resume import RunSolved, resume
         from tui.lab.store import StoreError
 
         try:
             resumed = resume(self.recording.store(), run_id, whole_history=True)
+        except RunSolved:
+            self.screen.notify(
+                f"Run {run_id} is solved: there is nothing to continue (l, then enter, replays "
+                "it).",
+                title="Resume",
+                timeout=6,
+            )
+            return
         except (StoreError, ValueError) as error:
             self.screen.notify(str(error), title="Resume", severity="error", timeout=8)
             return
