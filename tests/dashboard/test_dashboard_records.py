@@ -66,6 +66,8 @@ async def test_space_records_the_run_too(tmp_path: Path, wait_for: WaitFor) -> N
     path = tmp_path / "runs.sqlite3"
     app = QueensApp(ENDLESS, frozen_clock=True, record=True, store=str(path))
     async with app.run_test(size=(100, 32)) as pilot:
+        await pilot.pause()
+        assert _runs(path) == []  # not before it runs
         await pilot.press("space")
         await wait_for(pilot, lambda: _generation(app) >= 3, "a few generations")
         await pilot.press("space")
