@@ -495,3 +495,41 @@ def test_presets_are_listed_in_aligned_columns(capsys: pytest.CaptureFixture[str
     summaries = [line.index(line.split()[2]) for line in lines]
     assert len(lines) >= 7 and len(set(summaries)) == 1, lines
     assert any("N=10,000" in line for line in lines)
+
+
+@pytest.mark.parametrize(
+    ("argv", "usage", "hint"),
+    [
+        (["solve", "-n", "16"], "usage: queens solve ", "(did you mean --n?)"),
+        (["solve", "--n", "8", "extra"], "usage: queens solve ", ""),
+        (["runs", "-j"], "usage: queens runs ", ""),
+        (["sweep", "-seeds", "3"], "usage: queens sweep ", "(did you mean --seeds?)"),
+    ],
+)
+def test_an_unknown_flag_gets_its_command_s_usage(
+    capsys: pytest.CaptureFixture[str], argv: list[str], usage: str, hint: str
+) -> None:
+    with pytest.raises(SystemExit) as stop:
+        main(argv)
+    assert stop.value.code == 2
+    err = capsys.readouterr().err
+    assert err.startswith(usage), err
+    last = err.strip().splitlines()[-1]
+    assert last.startswith(f"queens {argv[0]}: error: unrecognized arguments: ")
+    assert last.endswith(hint)
+
+
+def test_the_summary_and_the_board_say_which_count_is_which(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    flags = ["--n", "12", "--seed", "1", "--generations", "2", "--no-stop-when-solved"]
+    assert main(["solve", *flags, "--mutation-rate", "0", "--json"]) == 1
+    document = json.loads(capsys.readouterr().out)
+    assert main(["solve", *flags, "--mutation-rate", "0"]) == 1
+    lines = capsys.readouterr().out.splitlines()
+    board = lines[3:15]
+    attacked = sum(line[4:].count("X") for line in board)
+    pairs = document["conflicts"]
+    assert attacked != pairs  # the two counts differ here: the words must tell them apart
+    assert f"not solved ({pairs} conflicts, {attacked} attacked queens)" in lines[0]
+    assert "a conflict is a pair of queens attacking each other" in lines[15]

@@ -76,7 +76,7 @@ def test_a_chosen_individual_and_a_generation_from_the_end(
     assert json.loads(out)["ancestors"] == [ancestor.to_dict() for ancestor in expected]
 
 
-def test_the_text_has_a_line_per_ancestor(
+def test_the_text_has_a_line_per_ancestor_or_stretch(
     store_file: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     run_id = recorded(capsys)
@@ -85,8 +85,11 @@ def test_the_text_has_a_line_per_ancestor(
     lines = out.splitlines()
     assert lines[0].startswith(f"run {run_id}: individual ")
     ancestors = [line for line in lines[2:] if not line.startswith("the best")]
-    assert len(ancestors) == 13
-    assert [int(line.split()[0]) for line in ancestors] == list(range(12, -1, -1))
+    covered: list[int] = []  # a row per ancestor, or per stretch of survivors in one place
+    for line in ancestors:
+        newest, _, oldest = line.split()[0].partition("-")
+        covered += list(range(int(newest), int(oldest or newest) - 1, -1))
+    assert covered == list(range(12, -1, -1))
     assert "the best descends from the best of the generation before" in lines[-1]
 
 
@@ -130,3 +133,23 @@ def test_show_json_gives_each_individuals_parents_and_operator(
         assert lineage is not None
         assert document["parents"] == lineage.parents.tolist()
         assert document["operators"] == [lineage.operator(i) for i in range(20)]
+
+
+def test_a_stretch_in_one_place_is_one_row_as_on_the_dashboard(
+    store_file: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    quiet = Config(n=12, population=20, seed=3, generations=60, stop_when_solved=False)
+    record_and_report(quiet, True, None, None)
+    run_id = json.loads(capsys.readouterr().out)["run_id"]
+    code, out, _ = command(capsys, "lineage", str(run_id))
+    assert code == 0
+    rows = [line.split()[0] for line in out.splitlines()[2:] if not line.startswith("the best")]
+    stretches = [row for row in rows if "-" in row]
+    assert stretches and len(rows) < 61  # the survivors in one place are grouped
+    covered: list[int] = []
+    for row in rows:  # newest first, every generation once, none left out
+        newest, _, oldest = row.replace(",", "").partition("-")
+        covered += list(range(int(newest), int(oldest or newest) - 1, -1))
+    assert covered == list(range(60, -1, -1))
+    code, out, _ = command(capsys, "lineage", str(run_id), "--json")
+    assert len(json.loads(out)["ancestors"]) == 61  # the JSON keeps every generation

@@ -123,7 +123,7 @@ def test_a_portable_run_file_is_a_run_argument(
 
 def test_rm_deletes_a_run(store_file: Path, capsys: pytest.CaptureFixture[str]) -> None:
     run_id = recorded(capsys)
-    assert command(capsys, "rm", str(run_id))[0] == 0
+    assert command(capsys, "rm", str(run_id), "--yes")[0] == 0
     code, _, err = command(capsys, "show", str(run_id))
     assert code == 2 and f"no run {run_id}" in err
 

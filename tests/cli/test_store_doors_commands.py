@@ -111,7 +111,7 @@ COMMANDS_ON_THE_STORE = [
     ("runs",),
     ("runs", "--json"),
     ("show", "1"),
-    ("rm", "1"),
+    ("rm", "1", "--yes"),
     ("export", "1", "--format", "csv"),
     SOLVE,
     ("sweeps",),
@@ -233,7 +233,7 @@ def test_writing_to_a_read_only_store_exits_2_in_one_line(
     assert command(capsys, "rm", "99")[0] == 2  # the same code paths, imported while we may
     before = path.read_bytes()
     with read_only(path):
-        for argv in (("rm", "1"), SOLVE):
+        for argv in (("rm", "1", "--yes"), SOLVE):
             err = refused(capsys, *argv)
             assert f"{path}: the store is read-only" in err, argv
         code, out, _ = command(capsys, "runs", "--json")

@@ -39,6 +39,17 @@ def private_settings(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 
 
 @pytest.fixture(autouse=True)
+def private_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """Every test has a home folder of its own, so the export screen's downloads folder
+    (``platformdirs.user_downloads_path()``, made when it is offered) is never the user's."""
+    home = tmp_path / "home"
+    home.mkdir()
+    monkeypatch.setenv("HOME", str(home))
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(home / ".config"))  # no user-dirs.dirs there
+    return home
+
+
+@pytest.fixture(autouse=True)
 def truecolor(monkeypatch: pytest.MonkeyPatch) -> None:
     """Every app renders in true colour, whatever terminal runs the tests (``TERM=xterm``
     would give 16 colours, and the board other colours in the snapshots); a test of 16

@@ -261,7 +261,7 @@ async def test_the_palette_offers_actions_presets_themes_and_a_screenshot(
     app = make_app()
     async with app.run_test(size=(100, 32)) as pilot:
         names = {command.name for command in palette_commands(app.main_screen, app)}
-        for expected in ("Run/Pause", "Step", "New", "Help", "Save screenshot"):
+        for expected in ("Run/Pause", "Step", "New", "Help", "Save screenshot", "Label this run"):
             assert expected in names
         for preset in PRESETS:
             assert f"Preset {preset}" in names and f"New run with preset {preset}" in names
@@ -279,10 +279,11 @@ async def test_the_palette_offers_actions_presets_themes_and_a_screenshot(
         monkeypatch.chdir(tmp_path)
         save_screenshot_here(app)
         await pilot.pause()
-        assert isinstance(app.screen, ExportScreen)  # asks where: the current directory first
+        assert isinstance(app.screen, ExportScreen)  # asks where: the downloads folder first
         await pilot.press("enter")
         await pilot.pause()
-        assert list(tmp_path.glob("queens-screen-*.svg"))
+        assert list((Path.home() / "Downloads").glob("queens-screen-*.svg"))
+        assert not list(tmp_path.glob("queens-screen-*.svg"))  # not the current directory
 
 
 async def test_a_theme_switches_and_is_kept(private_settings: Path) -> None:

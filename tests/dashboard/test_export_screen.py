@@ -81,7 +81,7 @@ async def test_e_saves_both_files_in_the_folder_typed_and_offers_it_next_time(
     async with app.run_test(size=(100, 32)) as pilot:
         screen = await open_export(app, pilot, wait_for)
         field = screen.query_one("#export-folder", Input)
-        assert field.value == str(here)  # nothing kept yet: the current directory
+        assert field.value == str(Path.home() / "Downloads")  # nothing kept yet: downloads
         shown = str(screen.query_one("#export-files", Static).render())
         assert "queens-run-1.csv" in shown and "queens-run-1.svg" in shown
         await type_folder(pilot, str(chosen))
@@ -208,7 +208,7 @@ async def test_the_palettes_screenshot_asks_where_then_saves_one_svg(
     saved = every_file(tmp_path)
     assert len(saved) == 1
     (svg,) = saved
-    assert svg.parent == tmp_path and svg.name.startswith("queens-screen-")
+    assert svg.parent == Path.home() / "Downloads" and svg.name.startswith("queens-screen-")
     assert svg.read_text().startswith("<svg")
 
 

@@ -204,7 +204,7 @@ async def test_l_and_enter_put_the_records_config_in_the_form(
         assert form_values(app)["n"] == "9"
         await pilot.press("l")
         await wait_for(pilot, lambda: isinstance(app.screen, RunsScreen), "the runs screen")
-        await pilot.press("down", "enter")  # newest first: run 2 is this app's, run 1 below
+        await pilot.press("enter")  # the only run: this app's is recorded from its first step
         await wait_for(pilot, lambda: app.main_screen.travel.replay_only, "replay mode")
         await wait_for(pilot, lambda: form_values(app)["n"] == "12", "the record's N")
         assert app.main_screen.form.config() == RECORDED

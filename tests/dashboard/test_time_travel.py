@@ -49,10 +49,11 @@ async def test_time_travel_keys_show_past_generations_exactly(
     live = live_generations(ENDLESS, 25)
     app = QueensApp(ENDLESS, frozen_clock=True, record=True, store=str(tmp_path / "r.sqlite3"))
     async with app.run_test(size=(100, 32)) as pilot:
-        assert app.main_screen.recording.run_id == 1 and "run 1" in status_text(app)
+        assert app.main_screen.recording.run_id is None  # recorded from its first step
         for _ in range(25):
             await pilot.press("n")
         await wait_for(pilot, lambda: shown_generation(app) == 25, "25 steps")
+        assert app.main_screen.recording.run_id == 1 and "run 1" in status_text(app)
         await pilot.press("left_square_bracket")
         await wait_for(pilot, lambda: shown_generation(app) == 24, "one back")
         assert_shows(app, live[24])
@@ -168,7 +169,7 @@ async def test_l_lists_the_runs_and_enter_replays_one(tmp_path: Path, wait_for: 
     async with app.run_test(size=(100, 32)) as pilot:
         await pilot.press("l")
         await wait_for(pilot, lambda: isinstance(app.screen, RunsScreen), "the runs screen")
-        await pilot.press("down", "enter")  # newest first: run 2 is this app's, run 1 below
+        await pilot.press("enter")  # the only run: this app's is recorded from its first step
         await wait_for(pilot, lambda: app.main_screen.travel.replay_only, "replay mode")
         await wait_for(pilot, lambda: shown_generation(app) == 30, "run 1's end")
         assert_shows(app, live[30])
@@ -185,8 +186,9 @@ async def test_e_exports_the_history_and_the_screen(
         await wait_for(pilot, lambda: shown_generation(app) == 3, "three steps")
         await pilot.press("e")
         await wait_for(pilot, lambda: isinstance(app.screen, ExportScreen), "the export screen")
-        await pilot.press("enter")  # the folder offered: the current directory
-        csv_file, svg_file = tmp_path / "queens-run-1.csv", tmp_path / "queens-run-1.svg"
+        await pilot.press("enter")  # the folder offered: the downloads folder
+        downloads = Path.home() / "Downloads"
+        csv_file, svg_file = downloads / "queens-run-1.csv", downloads / "queens-run-1.svg"
         await wait_for(pilot, lambda: csv_file.exists() and svg_file.exists(), "the files")
     lines = csv_file.read_text().splitlines()
     assert lines[0].startswith("generation,") and len(lines) == 5

@@ -97,13 +97,42 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
     return parser
 
 
+def refuse_unknown(
+    parser: argparse.ArgumentParser, command: str | None, unknown: list[str]
+) -> None:
+    """Exit 2 on words no parser knew, with the usage of the command they were given to.
+
+    ``parse_args`` would report them from the top-level parser, with ``queens``' own usage,
+    which says nothing of the command's flags. A single-dash flag whose double-dash spelling
+    the command has (``-n`` for ``--n``) is pointed at.
+    """
+    owner = parser
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction) and command in action.choices:
+            owner = action.choices[command]
+    message = f"unrecognized arguments: {' '.join(unknown)}"
+    for word in unknown:
+        near = "--" + word.lstrip("-")
+        if (
+            word.startswith("-")
+            and not word.startswith("--")
+            and near in owner._option_string_actions
+        ):
+            message += f" (did you mean {near}?)"
+            break
+    owner.error(message)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``queens`` command. Returns (and exits with) the exit code."""
     from engine import ConfigError
 
     try:
         words = sys.argv[1:] if argv is None else list(argv)
-        args = build_parser(words).parse_args(words)
+        parser = build_parser(words)
+        args, unknown = parser.parse_known_args(words)
+        if unknown:
+            refuse_unknown(parser, args.command, unknown)
         if args.command is None:
             from tui.cli.commands.dashboard import dashboard
 

@@ -105,7 +105,7 @@ def interrupted_snapshot(algorithm: GeneticAlgorithm) -> Snapshot:
 
 def solve_recorded(config: Config, args: argparse.Namespace) -> int:
     """``queens solve --record``: the run, recorded; a store error prints one line, exit 2."""
-    label = getattr(args, "preset", None)
+    label = getattr(args, "label", None)
     recording = reporting_store_errors(
         lambda _: record_and_report(config, args.json, args.store, label)
     )

@@ -73,7 +73,10 @@ def result_document(snapshot: Snapshot | None, config: Config) -> dict[str, Any]
     }
 
 
-BOARD_LEGEND: Final = "Q a queen, X an attacked queen; rows and columns numbered from 0"
+BOARD_LEGEND: Final = (
+    "Q a queen, X an attacked queen (a conflict is a pair of queens attacking each other); "
+    "rows and columns numbered from 0"
+)
 """What the printed board's marks mean."""
 
 
@@ -109,6 +112,23 @@ def board_text(snapshot: Snapshot, index: int | None = None) -> str:
     return "\n".join(lines)
 
 
+def conflict_words(snapshot: Snapshot, index: int | None = None) -> str:
+    """An individual's (the best's by default) two counts, each named: ``9 conflicts, 12
+    attacked queens``. A conflict is a pair of queens attacking each other; the board marks
+    the attacked queens (``X``), a different count, so the line above it gives both and
+    :data:`BOARD_LEGEND` says what each is."""
+    from engine.conflicts import board_lines
+    from engine.encodings import ENCODINGS
+
+    chosen = snapshot.best_index if index is None else index
+    genome = snapshot.population[chosen : chosen + 1]
+    attacked = int(board_lines(genome, snapshot.n, ENCODINGS[snapshot.encoding]).attacked().sum())
+    pairs = int(snapshot.conflicts[chosen])
+    pair_word = "conflict" if pairs == 1 else "conflicts"
+    queen_word = "attacked queen" if attacked == 1 else "attacked queens"
+    return f"{pairs:,} {pair_word}, {attacked:,} {queen_word}"
+
+
 def genome_text(snapshot: Snapshot) -> str:
     """The best genome for people: whole up to ``GENOME_PRINT_LIMIT`` genes, else both ends."""
     genes = snapshot.best
@@ -128,7 +148,7 @@ def summary_text(snapshot: Snapshot | None, config: Config) -> str:
     elif snapshot.solved:
         verdict = "solved"
     else:
-        verdict = f"not solved ({snapshot.best_conflicts} conflicts)"
+        verdict = f"not solved ({conflict_words(snapshot)})"
     return (
         f"N = {snapshot.n}: {verdict} after {snapshot.generation:,} generations, "
         f"{snapshot.evaluations:,} evaluations, {snapshot.elapsed:.3f} s "

@@ -32,14 +32,50 @@ def add_store_flag(parser: argparse.ArgumentParser) -> None:
 
 
 def add_dashboard_record_flags(parser: argparse.ArgumentParser) -> None:
-    """``--[no-]record`` (on by default) and ``--store PATH``, for the dashboard."""
+    """``--[no-]record`` (on by default), ``--label TEXT`` and ``--store PATH``, for the
+    dashboard."""
     parser.add_argument(
         "--record",
         action=argparse.BooleanOptionalAction,
         default=True,
         help="record runs in the run store (default: on; the form's toggle changes it)",
     )
+    add_label_flag(parser, "--record, the default")
     add_store_flag(parser)
+
+
+def label_text(text: str) -> str:
+    """``--label``'s value, checked (see :func:`tui.lab.run_label.check_label`)."""
+    from tui.lab.run_label import check_label
+
+    try:
+        return check_label(text)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+
+
+def add_label_flag(parser: argparse.ArgumentParser, needs: str) -> None:
+    """``--label TEXT``: what ``queens runs`` calls the runs recorded (``needs``: the flag
+    that records them, named in the help and in the refusal when it is missing)."""
+    parser.add_argument(
+        "--label",
+        metavar="TEXT",
+        type=label_text,
+        default=None,
+        help=f"what queens runs calls the recorded run (kept in its record; needs {needs})",
+    )
+
+
+def refuse_label_unrecorded(label: str | None, recorded: bool, needs: str) -> None:
+    """A label on runs that are not recorded names nothing: refuse it.
+
+    Raises:
+        ConfigError: ``label`` given and ``recorded`` false.
+    """
+    if label is not None and not recorded:
+        from engine import ConfigError
+
+        raise ConfigError("label", label, f"it names a recorded run: add {needs}")
 
 
 def add_run_argument(parser: argparse.ArgumentParser) -> None:
@@ -152,10 +188,11 @@ def reporting_store_errors(handler: Callable[[argparse.Namespace], int]) -> Call
 
 
 def add_record_flags(parser: argparse.ArgumentParser) -> None:
-    """``--record`` and ``--store PATH``, for ``queens solve``."""
+    """``--record``, ``--label TEXT`` and ``--store PATH``, for ``queens solve``."""
     parser.add_argument(
         "--record",
         action="store_true",
         help="record the run in the run store (the JSON gains run_id; see queens runs)",
     )
+    add_label_flag(parser, "--record")
     add_store_flag(parser)

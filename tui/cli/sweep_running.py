@@ -181,7 +181,11 @@ def _backend(
         from tui.lab.sweep.local_pool import LocalPool
 
     if args.scheduler is None:
-        return LocalPool(workers, record_to=path if args.record_runs else None)
+        return LocalPool(
+            workers,
+            record_to=path if args.record_runs else None,
+            label=getattr(args, "label", None),
+        )
     if args.record_runs:
         raise ConfigError(
             "record-runs",

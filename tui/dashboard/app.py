@@ -64,6 +64,7 @@ class QueensApp(App[None]):
         record: Record runs in the run store (the form's toggle starts so).
         store: The run store's path (``None``: ``$QUEENS_STORE`` or the user data folder).
         replay: Open on this recorded run (an id, or a run file's path) in time travel.
+        label: The label of the runs it records (``queens tui --label``), or ``None``.
     """
 
     CSS_PATH = "app.tcss"
@@ -88,6 +89,7 @@ class QueensApp(App[None]):
         record: bool = False,
         store: str | None = None,
         replay: int | str | None = None,
+        label: str | None = None,
     ) -> None:
         super().__init__()
         self.ascii = ascii
@@ -110,6 +112,7 @@ class QueensApp(App[None]):
             record=record,
             store=store,
             replay=replay,
+            label=label,
         )
         self._mounted = False
         self._notices = RepeatedNotices()

@@ -5,8 +5,8 @@ Under a web driver the dashboard runs on the server, whose folders mean nothing 
 at the browser: each file is delivered as a download (``open_method="download"``, so a picture
 is saved rather than opened in a tab) and the toast names the files, never a server path. In a
 terminal, :class:`~tui.dashboard.screens.export.ExportScreen` asks for the folder, starting at
-the last one used (kept in the settings) or the current directory, and the toast gives the full
-paths written.
+the last one used (kept in the settings) or the user's downloads folder, and the toast gives the
+full paths written.
 """
 
 from __future__ import annotations
@@ -27,14 +27,29 @@ FOLDER_SETTING = "export_folder"
 
 def start_folder() -> Path:
     """The folder the export screen offers: the last one used if it still exists, else the
-    current directory (else the home folder)."""
+    user's downloads folder (made if missing), else the home folder.
+
+    Never the current directory: the dashboard is often started from a project's own tree
+    (``make run``), and exports left there end up in its commits.
+    """
     last = load_settings().get(FOLDER_SETTING)
     if last and Path(last).is_dir():
         return Path(last)
+    return downloads_folder()
+
+
+def downloads_folder() -> Path:
+    """The user's downloads folder (``platformdirs.user_downloads_path()``: ``~/Downloads``
+    on Linux, or the folder ``user-dirs.dirs`` names), made if missing; the home folder when
+    it cannot be made."""
+    import platformdirs
+
+    folder = platformdirs.user_downloads_path()
     try:
-        return Path.cwd()
-    except OSError:  # the current directory was deleted
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError:  # a read-only home, say: offer the home folder, which the user can edit
         return Path.home()
+    return folder
 
 
 def deliver_files(app: App[Any], files: Sequence[ExportFile], *, title: str = "Export") -> None:

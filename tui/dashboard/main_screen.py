@@ -67,6 +67,7 @@ class MainScreen(Screen[None]):
         record: Record runs in the run store (the form's toggle starts so).
         store: The run store's path (``None``: ``$QUEENS_STORE`` or the user data folder).
         replay: Open on this recorded run (an id, or a run file's path) in time travel.
+        label: The label of the runs it records (``queens tui --label``), or ``None``.
     """
 
     BINDINGS: ClassVar[list[BindingType]] = bindings.MAIN_BINDINGS
@@ -81,6 +82,7 @@ class MainScreen(Screen[None]):
         record: bool = False,
         store: str | None = None,
         replay: int | str | None = None,
+        label: str | None = None,
     ) -> None:
         super().__init__()
         self.initial_config = config
@@ -92,6 +94,7 @@ class MainScreen(Screen[None]):
         self.run = CurrentRun()
         """What the screen shows of the current run."""
         self.recording = DashboardRecording(store, enabled=record, on_error=self._recording_failed)
+        self.recording.label = label
         """Records the current run in the run store (when the form's toggle says so)."""
         self.travel = TimeTravel()
         """The past generation shown, if any."""

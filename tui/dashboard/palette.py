@@ -1,4 +1,5 @@
-"""The command palette (ctrl+p): every key's action, the presets, themes, a screenshot.
+"""The command palette (ctrl+p): every key's action, the presets, themes, a screenshot, a
+label for the run.
 
 Ctrl+p is a plain control character, so it reaches the app over SSH. The commands are built
 from the main screen's bindings table (so a new key appears here by itself), the presets of
@@ -38,9 +39,19 @@ class DashboardPalette(CommandPalette):
         self.query_one(SearchIcon).icon = PROMPT
 
 
+class RunLabelling(Protocol):
+    """What labels the run shown (the main screen's record keys)."""
+
+    def ask_label(self) -> None:
+        """Ask for the run's label and keep it in its record."""
+
+
 @runtime_checkable
 class CommandTarget(Protocol):
     """What the palette's commands act on: the main screen."""
+
+    record_keys: RunLabelling
+    """Labels the run shown."""
 
     async def run_action(
         self, action: str, namespaces: Mapping[str, DOMNode] | None = None
@@ -90,6 +101,13 @@ def palette_commands(target: CommandTarget, app: App[Any]) -> list[PaletteComman
     )
     commands.append(
         PaletteCommand(
+            "Label this run",
+            "what queens runs calls it (kept in its record; asks for the words)",
+            target.record_keys.ask_label,
+        )
+    )
+    commands.append(
+        PaletteCommand(
             "Save screenshot",
             "an SVG of the screen (asks where; in a browser, downloads it)",
             partial(save_screenshot_here, app),
@@ -135,10 +153,15 @@ def save_screenshot_here(app: App[Any]) -> None:
     """Save an SVG of the screen: the export screen asks where (in a browser: it downloads)."""
     from tui.dashboard.delivery import deliver_files
     from tui.dashboard.export_files import ExportFile
+    from tui.dashboard.screen_picture import take_screen_picture
 
     stamp = datetime.now().strftime("%Y-%m-%d-%H%M%S")
-    picture = ExportFile(f"queens-screen-{stamp}.svg", "the screen, SVG", app.export_screenshot())
-    deliver_files(app, [picture], title="Screenshot")
+
+    def deliver(svg: str) -> None:
+        picture = ExportFile(f"queens-screen-{stamp}.svg", "the screen, SVG", svg)
+        deliver_files(app, [picture], title="Screenshot")
+
+    take_screen_picture(app, deliver)
 
 
 class DashboardCommands(Provider):

@@ -1,8 +1,12 @@
 """Recording the dashboard's runs in the run store, one at a time.
 
 No Textual here. The engine thread calls :meth:`DashboardRecording.observe` after each step;
-the main screen begins a record with each new run and ends it when the run is replaced or the
-app quits. :mod:`tui.dashboard.time_travel` reads the records back.
+the main screen names each new run to be recorded (:meth:`DashboardRecording.expect`) and ends
+the record when the run is replaced or the app quits. The record itself is made at the run's
+first step (:meth:`DashboardRecording.begin_expected`, called before the run is let go, while
+it still stands at generation 0): a dashboard opened and closed, or a form tried and replaced,
+without a step leaves no empty record behind. :mod:`tui.dashboard.time_travel` reads the
+records back.
 """
 
 from __future__ import annotations
@@ -24,6 +28,7 @@ class DashboardRecording:
         enabled: Record new runs (the form's toggle changes it).
         on_error: Called (from any thread) once when recording fails; recording then stops
             for that run, and the run goes on.
+        label: The label of the runs recorded (``queens tui --label``), or ``None``.
     """
 
     def __init__(
@@ -32,10 +37,15 @@ class DashboardRecording:
         *,
         enabled: bool,
         on_error: Callable[[str], None] = lambda message: None,
+        label: str | None = None,
     ) -> None:
         self.path = store_path(store)
         self.enabled = enabled
+        self.label = label
+        """The label new records get (the palette's ``Label this run`` names one run)."""
         self._on_error = on_error
+        self._expected: GeneticAlgorithm | None = None
+        self._expected_label: str | None = None
         self._store: RunStore | None = None
         self._recorder: Any = None
         self._algorithm: GeneticAlgorithm | None = None
@@ -59,8 +69,40 @@ class DashboardRecording:
             self._store = RunStore.open(self.path)
         return self._store
 
-    def begin(self, algorithm: GeneticAlgorithm, label: str | None = None) -> int | None:
-        """Start recording a new run (at its generation 0, before it steps); ends the last.
+    @property
+    def expecting(self) -> bool:
+        """Whether a run waits for its first step to be recorded (no record made yet)."""
+        return self._expected is not None
+
+    def expect(self, algorithm: GeneticAlgorithm) -> None:
+        """A new run, at its generation 0: record it from its first step (when recording is
+        on); ends the last run's record."""
+        self.end()
+        self.failure = None
+        self._expected = algorithm if self.enabled else None
+        self._expected_label = None
+
+    def begin_expected(self) -> int | None:
+        """Make the record of the run :meth:`expect` named, before its first step.
+
+        Called on the UI thread while the run is paused at generation 0 (its engine thread is
+        not stepping it). Nothing happens when no run is expected.
+
+        Returns:
+            The new run id, or ``None`` when no record was made (none expected, or the store
+            failed: then ``on_error`` was called).
+        """
+        algorithm, self._expected = self._expected, None
+        if algorithm is None:
+            return None
+        return self.begin(algorithm, label=self._expected_label)
+
+    def begin(self, algorithm: GeneticAlgorithm, *, label: str | None = None) -> int | None:
+        """Start recording a run now (at its generation 0, before it steps); ends the last.
+
+        Args:
+            algorithm: The run.
+            label: Its label (``None``: :attr:`label`).
 
         Returns:
             The run id, or ``None`` when not recording (disabled, or the store failed: then
@@ -73,7 +115,9 @@ class DashboardRecording:
         from tui.lab.recorder import Recorder
 
         try:
-            recorder = Recorder(self.store(), algorithm, label=label)
+            recorder = Recorder(
+                self.store(), algorithm, label=self.label if label is None else label
+            )
         except StoreError as error:
             self.failure = str(error)
             self._on_error(str(error))
@@ -113,6 +157,7 @@ class DashboardRecording:
         A finished run's last state is kept as a keyframe (its engine thread has ended, so
         reading the state is safe); an unfinished one's is not (its thread may be stepping).
         """
+        self._expected = None
         with self._lock:
             recorder, self._recorder, self._algorithm = self._recorder, None, None
         if recorder is not None:
@@ -120,6 +165,29 @@ class DashboardRecording:
                 recorder.close("finished" if finished else "interrupted", keyframe=finished)
             except StoreError as error:
                 self._on_error(str(error))
+
+    def set_label(self, label: str) -> int | None:
+        """Label the run being recorded, or the run waiting for its first step (its record
+        gets the label when it is made).
+
+        Returns:
+            The run's id; ``None`` for a run not recorded yet.
+
+        Raises:
+            LookupError: No run is being recorded or expected.
+            StoreError: The store refused it.
+            ValueError: A label that is not allowed (naming the value and what is).
+        """
+        if self._expected is not None:
+            from tui.lab.run_label import check_label
+
+            self._expected_label = check_label(label)
+            return None
+        run_id = self.run_id
+        if run_id is None:
+            raise LookupError("no run is being recorded")
+        self.store().set_label(run_id, label)
+        return run_id
 
     def close(self) -> None:
         """End the record and close the store (the app is quitting)."""

@@ -82,8 +82,9 @@ class RunControl:
         except Exception as error:
             self.report_failure(f"{type(error).__name__}: {error}")
             return False
-        self._begin_recording(algorithm, record)
+        self._expect_recording(algorithm, record)
         if run:
+            self.record_from_here()
             self.runner.resume()
         self.run.latest = algorithm.snapshot
         self.run.series = HistorySeries()
@@ -94,14 +95,21 @@ class RunControl:
         self.painter.repaint(force=True)
         return True
 
-    def _begin_recording(self, algorithm: GeneticAlgorithm, record: bool) -> None:
-        """A new run (at generation 0, not yet stepping): record it if asked to."""
+    def _expect_recording(self, algorithm: GeneticAlgorithm, record: bool) -> None:
+        """A new run (at generation 0, not yet stepping): record it from its first step, if
+        asked to (:meth:`record_from_here`)."""
         self.show_live()
         self.travel.detach()
         self.recording.enabled = record
-        run_id = self.recording.begin(algorithm)
-        self.status.run_label = None if run_id is None else f"run {run_id}"
+        self.recording.expect(algorithm)
+        self.status.run_label = None
+
+    def record_from_here(self) -> None:
+        """The run is about to take its first step: make its record now, at generation 0
+        (nothing when it has one, or is not to be recorded)."""
+        run_id = self.recording.begin_expected()
         if run_id is not None:
+            self.status.run_label = f"run {run_id}"
             self.travel.attach(self.recording.store(), run_id, replay_only=False)
 
     def show_live(self) -> None:
@@ -132,6 +140,7 @@ class RunControl:
             self.recording.flush()
             self.run.state = "paused"
         else:
+            self.record_from_here()
             self.runner.resume()
             self.run.state = "running"
         self.painter.repaint(force=True)
@@ -143,6 +152,7 @@ class RunControl:
             return
         if self.is_over():
             return
+        self.record_from_here()
         self.runner.step_once()
         self.run.state = "paused"
         self.painter.repaint(force=True)

@@ -80,7 +80,7 @@ class Recorder:
     Args:
         store: Where to record.
         algorithm: The run, at the generation of its current snapshot.
-        label: A name for the run (the preset's), shown by ``queens runs``.
+        label: What a person calls the run (``--label``), shown by ``queens runs``.
         run_id: Continue recording this run (resume): the store must already hold its
             generations up to the algorithm's current one.
         budget: Bytes of keyframes the run may keep.

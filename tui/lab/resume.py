@@ -18,6 +18,23 @@ from tui.lab.timeline import BUDGET_FIELDS, RecordMismatch, Timeline
 from tui.lab.writer_process import Writer
 
 
+class RunSolved(StoreError):
+    """The run was solved and stops when solved: there is nothing to continue.
+
+    Attributes:
+        run_id: The run.
+        generation: The generation it was solved in (its last recorded one).
+    """
+
+    def __init__(self, run_id: int, generation: int) -> None:
+        super().__init__(
+            f"run {run_id} is solved (at generation {generation:,}): there is nothing to "
+            f"resume; queens show {run_id} prints it"
+        )
+        self.run_id = run_id
+        self.generation = generation
+
+
 @dataclass
 class Resumed:
     """A run ready to continue.
@@ -57,6 +74,7 @@ def resume(
             (the dashboard charts them); else only the latest ones, the rest being in the store.
 
     Raises:
+        RunSolved: The run is solved and stops when solved (a :class:`StoreError`).
         StoreError: No such run, recorded by a live process right now, a damaged record, or
             a budget that stops the run at once.
         ConfigError: A bad budget value.
@@ -65,6 +83,9 @@ def resume(
     unknown = set(budget) - set(BUDGET_FIELDS)
     if unknown:
         raise ValueError(f"budget: {sorted(unknown)} are not budget fields")
+    info = store.run(run_id)
+    if info.solved and info.config.get("stop_when_solved", True) and not info.writer_alive:
+        raise RunSolved(run_id, info.generations)
     timeline = Timeline(store, run_id)
     info = timeline.info
     if info.writer_alive:

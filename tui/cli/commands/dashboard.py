@@ -9,7 +9,7 @@ from engine import Config
 from tui.cli.config_flags import add_config_flags, config_from_args, run_flags_given
 from tui.cli.exit_codes import EXIT_USAGE
 from tui.cli.glyph_flags import add_glyph_flags, dashboard_draws_ascii, glyphs_asked
-from tui.cli.store_flags import add_dashboard_record_flags
+from tui.cli.store_flags import add_dashboard_record_flags, refuse_label_unrecorded
 
 if TYPE_CHECKING:
     from tui.dashboard.terminal import Glyphs
@@ -27,8 +27,11 @@ def add_parser(commands: argparse._SubParsersAction) -> None:  # type: ignore[ty
 def run(args: argparse.Namespace) -> int:
     """Handle ``queens tui``."""
     # No run flag at all: the showcase run (``tui/showcase.py``), not the bare defaults.
+    refuse_label_unrecorded(args.label, args.record, "--record (not --no-record)")
     config = config_from_args(args) if run_flags_given(args) else None
-    return dashboard(config, glyphs_asked(args), record=args.record, store=args.store)
+    return dashboard(
+        config, glyphs_asked(args), record=args.record, store=args.store, label=args.label
+    )
 
 
 def dashboard(
@@ -37,13 +40,15 @@ def dashboard(
     *,
     record: bool = True,
     store: str | None = None,
+    label: str | None = None,
 ) -> int:
     """Open the dashboard (``config`` prefills the form; ``None``: the defaults).
 
     ``glyphs`` is what ``--ascii`` or ``--unicode`` asked for; ``None`` leaves it to
     ``$QUEENS_GLYPHS`` and then the locale (:func:`tui.dashboard.terminal.choose_glyphs`).
 
-    Runs are recorded in the run store unless ``record`` is false (the form can switch it).
+    Runs are recorded in the run store unless ``record`` is false (the form can switch it),
+    each from its first step, labelled ``label``.
     Signals and a terminal that goes away are handled by
     :func:`tui.cli.dashboard_session.run_dashboard`.
     """
@@ -54,5 +59,12 @@ def dashboard(
     ascii = dashboard_draws_ascii(glyphs)
     if ascii is None:
         return EXIT_USAGE
-    app = QueensApp(config=config, ascii=ascii, colours=colour_count(), record=record, store=store)
+    app = QueensApp(
+        config=config,
+        ascii=ascii,
+        colours=colour_count(),
+        record=record,
+        store=store,
+        label=label,
+    )
     return run_dashboard(app)

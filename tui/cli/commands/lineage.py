@@ -2,9 +2,11 @@
 from, generation by generation, back to generation 0.
 
 The line follows, at each generation, the parent that gave the individual most of its queens
-(the first on a tie), and lists the other parent beside it. Families come from the run's record
-when it kept them, else from re-stepping the run from its keyframes; genomes from re-stepping
-the few generations where the line was made by crossing or copying.
+(the first on a tie), and lists the other parent beside it; a stretch of generations in which
+it stayed in one place, a survivor of itself, is one row (:mod:`tui.lab.line_rows`). Families
+come from the run's record when it kept them, else from re-stepping the run from its
+keyframes; genomes from re-stepping the few generations where the line was made by crossing or
+copying.
 """
 
 from __future__ import annotations
@@ -153,14 +155,23 @@ def _parents(ancestor: Ancestor) -> str:
 
 
 def _print(run_id: int, generation: int, individual: int, traced: Trace) -> None:
+    """One row per generation, but a stretch in which the line stayed in one place (a survivor
+    of itself) is one row, ``gen first-last``, as the dashboard's ancestry shows it."""
+    from tui.lab.line_rows import generations_text, line_rows
+
+    ancestors = traced.ancestors
+    rows = [
+        (generations_text(ancestors, first, last), ancestors[first], ancestors[last])
+        for first, last in line_rows(ancestors)
+    ]
     print(f"run {run_id}: individual {individual} of generation {generation:,}, back to 0")
-    width = max(3, len(f"{generation:,}"))
+    width = max([3, *(len(text) for text, _, _ in rows)])
     print(f"  {'gen':>{width}}  {'index':>5}  {'fitness':>10}  {'conf':>5}  operator / parent")
-    for ancestor in traced.ancestors:
+    for text, ancestor, oldest in rows:
         fitness = f"{ancestor.fitness:.6g}"
         print(
-            f"  {ancestor.generation:>{width},}  {ancestor.individual:>5}  {fitness:>10}  "
-            f"{ancestor.conflicts:>5}  {ancestor.operator} / {_parents(ancestor)}  "
+            f"  {text:>{width}}  {ancestor.individual:>5}  {fitness:>10}  "
+            f"{ancestor.conflicts:>5}  {ancestor.operator} / {_parents(oldest)}  "
             f"[{_genes(ancestor)}]"
         )
     descent = traced.descent

@@ -20,7 +20,7 @@ from tui.cli.store_flags import (
 )
 
 if TYPE_CHECKING:
-    pass
+    from tui.lab.resume import RunSolved
 
 BUDGET_FLAGS = {
     "generations": "stop after this many generations in all",
@@ -38,7 +38,9 @@ def add_parser(commands: argparse._SubParsersAction) -> None:  # type: ignore[ty
         description="Continue a recorded run where it stopped (or was killed), recorded in "
         "the same run: the result is the run that was never interrupted, bit for bit. Budget "
         "flags replace the run's budget (counted from the run's start). Exit codes as "
-        "queens solve; 2 on an unknown run, a damaged record, or a budget already spent.",
+        "queens solve; 2 on an unknown run, a damaged record, or a budget already spent. A "
+        "solved run (that stops when solved) has nothing to continue: one line says so, "
+        "exit code 0, as for any solved run.",
     )
     add_run_argument(parser)
     for name, help_text in BUDGET_FLAGS.items():
@@ -56,12 +58,15 @@ def run(args: argparse.Namespace) -> int:
     from tui.cli.recorded_run import interrupted_snapshot, record_to_stop
     from tui.cli.result_printing import print_recorded_result, report
     from tui.cli.signals import report_interruption
-    from tui.lab.resume import resume
+    from tui.lab.resume import RunSolved, resume
 
     budget = {name: getattr(args, name) for name in BUDGET_FLAGS if getattr(args, name)}
     store, run_id = open_run(args.run, args.store)
     with store:
-        resumed = resume(store, run_id, budget)
+        try:
+            resumed = resume(store, run_id, budget)
+        except RunSolved as solved:
+            return _say_solved(solved, args.json)
         warn_of_damaged_keyframes(resumed.damaged_keyframes)
         if resumed.mismatch is not None:
             print(
@@ -93,3 +98,23 @@ def run(args: argparse.Namespace) -> int:
             )
             return report_interruption(interruption)
         return report(final, resumed.algorithm.config, run_id, args.json, extra)
+
+
+def _say_solved(solved: RunSolved, as_json: bool) -> int:
+    """A solved run: nothing to resume. Exit 0, the code of a solved run: a script that resumes
+    a run until it is solved is done, not failed."""
+    from tui.cli.exit_codes import EXIT_SOLVED
+
+    if as_json:
+        import json
+
+        document = {
+            "run_id": solved.run_id,
+            "solved": True,
+            "resumed": False,
+            "generations": solved.generation,
+        }
+        print(json.dumps(document))
+    else:
+        print(str(solved))
+    return EXIT_SOLVED

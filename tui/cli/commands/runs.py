@@ -18,8 +18,10 @@ def add_parser(commands: argparse._SubParsersAction) -> None:  # type: ignore[ty
     parser = commands.add_parser(
         "runs",
         help="list the recorded runs",
-        description="List the runs in the store: id, started, N, preset or summary, "
-        "generations, solved, status. Exit code 2 when the store cannot be read.",
+        description="List the runs in the store: id, started, N, generations, solved, "
+        "status, and last, whole, the run's label and its config (the nearest preset and what "
+        "differs from it, e.g. 'showcase, mutation-rate=0.3'). Exit code 2 when the store "
+        "cannot be read.",
     )
     parser.add_argument("--json", action="store_true", help="print one JSON list on stdout")
     add_store_flag(parser)
@@ -27,22 +29,24 @@ def add_parser(commands: argparse._SubParsersAction) -> None:  # type: ignore[ty
 
 
 def summary(info: RunInfo) -> str:
-    """The preset's name, else the operators and the population size."""
-    if info.label:
-        return info.label
-    config = info.config
-    return (
-        f"{config.get('crossover')}+{config.get('mutation')} {config.get('survivor')} "
-        f"P={config.get('population')}"
-    )
+    """The run's label, and its config as the nearest preset and what differs from it."""
+    from tui.lab.config_summary import run_description
+
+    return run_description(info.label, info.config)
 
 
 def run_line(info: RunInfo) -> dict[str, Any]:
     """One run's line of ``queens runs --json``."""
+    from tui.lab.config_summary import summarize
+
+    words = summarize(info.config)
     return {
         "id": info.id,
         "started": info.started,
         "n": info.n,
+        "label": info.label,
+        "preset": words.preset,
+        "changes": words.change_words,
         "summary": summary(info),
         "generations": info.generations,
         "solved": info.solved,
@@ -68,14 +72,18 @@ def run(args: argparse.Namespace) -> int:
     if not infos:
         print(f"no recorded runs in {store_path(args.store)} (queens solve --record makes one)")
         return 0
-    header = f"{'id':>5}  {'started':<16}  {'N':>5}  {'preset / summary':<28}  "
-    header += f"{'generations':>11}  {'solved':<6}  status"
-    print(header)
-    for info in infos:
+    statuses = [
+        info.status + (f" ({info.stop_reason})" if info.stop_reason else "") for info in infos
+    ]
+    wide = max(len("status"), *(len(status) for status in statuses))
+    print(
+        f"{'id':>5}  {'started':<16}  {'N':>5}  {'generations':>11}  {'solved':<6}  "
+        f"{'status':<{wide}}  label (config)"
+    )
+    for info, status in zip(infos, statuses, strict=True):
         started = time.strftime("%Y-%m-%d %H:%M", time.localtime(info.started))
-        status = info.status + (f" ({info.stop_reason})" if info.stop_reason else "")
         print(
-            f"{info.id:>5}  {started:<16}  {info.n:>5}  {summary(info)[:28]:<28}  "
-            f"{info.generations:>11,}  {'yes' if info.solved else 'no':<6}  {status}"
+            f"{info.id:>5}  {started:<16}  {info.n:>5}  {info.generations:>11,}  "
+            f"{'yes' if info.solved else 'no':<6}  {status:<{wide}}  {summary(info)}"
         )
     return 0

@@ -128,11 +128,15 @@ def _print_run(document: dict[str, Any]) -> None:
     print(f"  started      {started} (engine {document['engine_version']})")
     print(f"  generations  {document['generations']:,}")
     print(f"  evaluations  {document['evaluations']:,}")
-    print(f"  best         {document['best_conflicts']} conflicts")
+    pairs = document["best_conflicts"]
+    print(f"  best         {pairs} conflicts (pairs of queens attacking each other)")
     print(f"  solutions    {document['solutions']:,}")
     print(f"  keyframes    {document['keyframes']} (every {document['keyframe_spacing']})")
+    from tui.lab.config_summary import summarize
+
     if document["label"]:
-        print(f"  preset       {document['label']}")
+        print(f"  label        {document['label']}")
+    print(f"  config       {summarize(document['config']).text()}")
     from engine import Config
     from tui.lab.rerun_line import config_flags, solve_line
 
@@ -161,13 +165,13 @@ def stat_text(name: str, value: object) -> str:
 
 
 def _print_generation(run_id: int, snapshot: Snapshot) -> None:
-    from tui.cli.result_printing import BOARD_LEGEND, board_text
+    from tui.cli.result_printing import BOARD_LEGEND, board_text, conflict_words
 
     stats = snapshot.stats
     print(f"run {run_id}, generation {snapshot.generation:,}")
     for name, value in stats._asdict().items():
         print(f"  {name:<16} {stat_text(name, value)}")
-    print(f"best (individual {snapshot.best_index}, {snapshot.best_conflicts} conflicts):")
+    print(f"best (individual {snapshot.best_index}: {conflict_words(snapshot)}):")
     print("  " + " ".join(str(int(gene)) for gene in snapshot.best))
     if snapshot.n <= 40:
         print(board_text(snapshot))

@@ -9,7 +9,7 @@ from tui.cli.config_flags import add_config_flags, config_from_args
 from tui.cli.exit_codes import EXIT_SOLVED, EXIT_UNSOLVED
 from tui.cli.headless_run import run_headless
 from tui.cli.result_printing import print_result
-from tui.cli.store_flags import add_record_flags
+from tui.cli.store_flags import add_record_flags, refuse_label_unrecorded
 
 
 def add_parser(commands: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -35,6 +35,7 @@ def add_parser(commands: argparse._SubParsersAction) -> None:  # type: ignore[ty
 
 def run(args: argparse.Namespace) -> int:
     """Handle ``queens solve``."""
+    refuse_label_unrecorded(args.label, args.record, "--record")
     if args.record:
         from tui.cli.recorded_run import solve_recorded
 

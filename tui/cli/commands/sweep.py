@@ -19,7 +19,7 @@ from typing import Final
 
 from engine import FIELDS, ConfigError
 from engine.presets import PRESETS
-from tui.cli.store_flags import MAX_RUN_ID
+from tui.cli.store_flags import MAX_RUN_ID, add_label_flag, refuse_label_unrecorded
 from tui.cli.sweep_running import DEFAULT_MAX_EVALS, add_runner_flags, output_of, run_plan
 from tui.lab.sweep.held_signals import signals_held
 
@@ -62,6 +62,7 @@ def add_parser(commands: argparse._SubParsersAction) -> None:  # type: ignore[ty
         "--seeds", default=None, help=f"K (seeds 0..K-1) or A-B (default {DEFAULT_SEEDS})"
     )
     add_runner_flags(parser, workers_flag="--workers")
+    add_label_flag(parser, "--record-runs")
     parser.add_argument(
         "--show", default=None, metavar="ID", help="print a kept sweep's report again"
     )
@@ -105,6 +106,7 @@ def run(args: argparse.Namespace) -> int:
     """Handle ``queens sweep``."""
     if args.show is not None:
         return show(args)
+    refuse_label_unrecorded(args.label, args.record_runs, "--record-runs")
     with signals_held():
         from tui.lab.sweep.plan import build_plan, spec_from_file, spec_from_flags
 

@@ -151,11 +151,19 @@ class RecordKeys:
 
     def resume(self, run_id: int) -> None:
         """Continue a recorded run here, recorded in the same run."""
-        from tui.lab.resume import resume
+        from tui.lab.resume import RunSolved, resume
         from tui.lab.store import StoreError
 
         try:
             resumed = resume(self.recording.store(), run_id, whole_history=True)
+        except RunSolved:
+            self.screen.notify(
+                f"Run {run_id} is solved: there is nothing to continue (l, then enter, replays "
+                "it).",
+                title="Resume",
+                timeout=6,
+            )
+            return
         except (StoreError, ValueError) as error:
             self.screen.notify(str(error), title="Resume", severity="error", timeout=8)
             return
@@ -178,14 +186,60 @@ class RecordKeys:
             note += f"; {resumed.mismatch}"
         self.screen.notify(note + ": space runs it.", title="Resume", timeout=6)
 
+    def ask_label(self) -> None:
+        """Ask for a label for the run shown and keep it in its record (the palette's
+        ``Label this run``): a replayed record, the live run's record, or the live run not
+        recorded yet (its record gets the label at its first step)."""
+        from tui.dashboard.screens.label_prompt import LabelPrompt
+        from tui.lab.store import StoreError
+
+        timeline = self.travel.timeline
+        replayed = timeline if self.travel.replay_only else None
+        run_id = replayed.run_id if replayed is not None else self.recording.run_id
+        if run_id is None and not self.recording.expecting:
+            failure = self.recording.failure
+            why = f"the run store refused it: {failure}" if failure else "recording is off"
+            self.screen.notify(f"This run is not recorded ({why}): nothing to label.", timeout=6)
+            return
+        try:
+            store = replayed.store if replayed is not None else self.recording.store()
+            current = None if run_id is None else store.run(run_id).label
+        except StoreError as error:
+            self.screen.notify(str(error), title="Label", severity="error", timeout=8)
+            return
+
+        def chosen(label: str | None) -> None:
+            if label is None:
+                return
+            try:
+                if replayed is not None:
+                    replayed.store.set_label(replayed.run_id, label)
+                    labelled: int | None = replayed.run_id
+                else:
+                    labelled = self.recording.set_label(label)
+            except (StoreError, ValueError, LookupError) as error:
+                self.screen.notify(str(error), title="Label", severity="error", timeout=8)
+                return
+            where = (
+                "this run (recorded from its first step)"
+                if labelled is None
+                else (f"run {labelled}")
+            )
+            self.screen.notify(f"Labelled {where}: {label}", title="Label", timeout=4)
+
+        name = "this run" if run_id is None else f"run {run_id}"
+        self.screen.app.push_screen(LabelPrompt(name, current), chosen)
+
     def export(self) -> None:
         """Export the run: its history as CSV and the screen as SVG.
 
         In a terminal the export screen asks for the folder; in a browser both files download.
-        The screen's picture is taken first, so it shows the dashboard, not the export screen.
+        The screen's picture is taken first, so it shows the dashboard, not the export screen,
+        and without the notifications on show.
         """
         from tui.dashboard.delivery import deliver_files
         from tui.dashboard.export_files import ExportFile
+        from tui.dashboard.screen_picture import take_screen_picture
         from tui.lab.export import write_csv
         from tui.lab.store import STAT_FIELDS, StoreError
 
@@ -214,11 +268,13 @@ class RecordKeys:
         if self.travel.position is not None:
             name += f"-gen-{self.travel.position}"
         app = self.screen.app
-        files = [
-            ExportFile(f"{name}.csv", "the run's history, CSV", text.getvalue()),
-            ExportFile(f"{name}.svg", "the screen, SVG", app.export_screenshot()),
-        ]
-        deliver_files(app, files, title="Export")
+        history = ExportFile(f"{name}.csv", "the run's history, CSV", text.getvalue())
+
+        def deliver(svg: str) -> None:
+            picture = ExportFile(f"{name}.svg", "the screen, SVG", svg)
+            deliver_files(app, [history, picture], title="Export")
+
+        take_screen_picture(app, deliver)
 
 
 @dataclass

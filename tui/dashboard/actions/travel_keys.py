@@ -189,6 +189,12 @@ class TravelKeys:
             self.show_generation(target)
 
     def _can_travel(self) -> bool:
+        if self.travel.timeline is None and self.run_control.recording.expecting:
+            self.screen.notify(
+                "Nothing recorded yet: a run is recorded from its first step (space or n).",
+                timeout=4,
+            )
+            return False
         if self.travel.timeline is None:
             failure = self.run_control.recording.failure
             why = (

@@ -30,6 +30,7 @@ from tui.dashboard.column_fit import fitted_widths, longest_words, natural_width
 from tui.dashboard.origin import FROM_FIRST, FROM_NEITHER, FROM_SECOND, MOVED, ORIGIN_COLOURS
 from tui.dashboard.solution_texts import plural
 from tui.dashboard.widgets import Board
+from tui.lab.line_rows import generations_text, line_rows
 from tui.lab.lineage import Ancestor, BestDescent
 
 COLUMNS: Final = ("gen", "#", "fitness", "conf", "operator", "parent")
@@ -39,26 +40,6 @@ WRAPPING_COLUMNS: Final = frozenset({"operator", "parent"})
 :mod:`~tui.dashboard.column_fit`); the numbers keep their width."""
 CELL_PADDING: Final = 1
 """Cells on each side of each column (the table's own default)."""
-
-
-def line_rows(ancestors: list[Ancestor]) -> list[tuple[int, int]]:
-    """The rows of a line: ``(first, last)`` positions in ``ancestors``, a stretch of survivors
-    of themselves in one place (same index, same operator) making one row."""
-    rows: list[tuple[int, int]] = []
-    for position, ancestor in enumerate(ancestors):
-        if rows:
-            first, last = rows[-1]
-            previous = ancestors[last]
-            if (
-                ancestor.operator == "survivor"
-                and previous.operator == "survivor"
-                and ancestor.individual == previous.individual
-                and previous.followed == ancestor.individual
-            ):
-                rows[-1] = (first, position)
-                continue
-        rows.append((position, position))
-    return rows
 
 
 def line_origins(child: Ancestor, parent: Ancestor | None) -> npt.NDArray[np.int8] | None:
@@ -225,11 +206,8 @@ class AncestryScreen(Screen[tuple[int, int] | None]):
         """One row's cells: a stretch of generations in one place is one row."""
         ancestors = self.line.ancestors
         ancestor = ancestors[first]
-        generation = f"{ancestor.generation:,}"
-        if last > first:
-            generation = f"{ancestor.generation:,}-{ancestors[last].generation:,}"
         return (
-            generation,
+            generations_text(ancestors, first, last),
             str(ancestor.individual),
             f"{ancestor.fitness:.6g}",
             str(ancestor.conflicts),

@@ -1,7 +1,7 @@
 """The export screen: where to save the run's files, asked before anything is written.
 
 It lists the files (name and what each holds), offers a folder (the last one used, else the
-current directory) and shows the full paths that will be written as the folder is edited.
+user's downloads folder) and shows the full paths that will be written as the folder is edited.
 Enter writes them all (see :func:`~tui.dashboard.export_files.write_files`) and closes with
 their paths; a folder that cannot be used is refused on the screen, which stays open; escape
 closes it and writes nothing.

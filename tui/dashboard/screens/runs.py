@@ -12,15 +12,16 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import DataTable, Static
 
+from tui.lab.config_summary import run_description
 from tui.lab.store import RunInfo
 
 BOX_WIDTH: Final = 90
 """Columns of the list's box where the screen has them."""
-HEADERS: Final = ("id", "started", "N", "summary", "gens", "solved", "status")
+HEADERS: Final = ("id", "started", "N", "label (config)", "gens", "solved", "status")
 """The table's columns."""
-SUMMARY: Final = HEADERS.index("summary")
+SUMMARY: Final = 3
 """The column that gives way on narrow screens."""
-SUMMARY_WIDTH: Final = 24
+SUMMARY_WIDTH: Final = 32
 """The summary's width at most."""
 
 
@@ -95,11 +96,7 @@ class RunsScreen(ModalScreen[tuple[str, int] | None]):
                 str(info.id),
                 time.strftime("%m-%d %H:%M", time.localtime(info.started)),
                 str(info.n),
-                info.label
-                or (
-                    f"{info.config.get('crossover')}+{info.config.get('mutation')} "
-                    f"P={info.config.get('population')}"
-                ),
+                run_description(info.label, info.config),
                 f"{info.generations:,}",
                 "yes" if info.solved else "no",
                 info.status,

@@ -23,7 +23,8 @@ What lives where:
   new store made whole before it takes its name.
 - :mod:`.records`: :class:`RunInfo`, :class:`Keyframe`, :class:`Batch`, the JSON written and
   the checked conversion of rows read back.
-- :mod:`.run_writes`: begin, claim, record, end, truncate and delete a run.
+- :mod:`.run_writes`: begin, claim, record, end, truncate, label and delete runs;
+  :mod:`.run_ids`: the highest id ever given, so a deleted run's id is never given again.
 - :mod:`.run_reads`: runs, stats, solutions, keyframes, a portable run file, the store's size.
 - :mod:`.sweep_tables`: sweeps and their results.
 - :mod:`.count_tables`: exact counts split into parts, each part's count (tables made when a

@@ -30,6 +30,8 @@ class RunInfo:
     """A run's record, without its generations.
 
     Attributes:
+        label: What a person calls the run (``--label``); a record written before labels
+            existed holds its preset's name here.
         status: ``running``, ``finished`` or ``interrupted``; a run recorded as ``running``
             whose writer is gone reads as ``interrupted``.
         generations: The last generation recorded.
@@ -142,6 +144,8 @@ def run_info(path: Path, row: Sequence[Any]) -> RunInfo:
         config = None
     if not isinstance(config, dict) or status not in STATUSES:
         raise StoreError(f"{path}: run {run_id} is damaged (config or status)")
+    if label is not None and not isinstance(label, str):
+        raise StoreError(f"{path}: run {run_id} is damaged (label)")
     alive = False
     if status == "running" and host is not None and pid is not None:
         alive = Writer(str(host), int(pid), start).alive(heartbeat)

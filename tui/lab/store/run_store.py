@@ -8,7 +8,7 @@ Each method is one line handing its work to the module of its idea: :mod:`.run_w
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -79,7 +79,12 @@ class RunStore:
         keyframe_spacing: int,
         writer: Writer,
     ) -> int:
-        """Create a run record (status ``running``, owned by ``writer``); returns its id."""
+        """Create a run record (status ``running``, owned by ``writer``); returns its id, one
+        that no run of this store ever had (a deleted run's id is not given again).
+
+        Args:
+            label: What the run is called (``queens ... --label``), or ``None``.
+        """
         return run_writes.begin_run(
             self._store,
             config,
@@ -116,12 +121,30 @@ class RunStore:
         run_writes.truncate_run(self._store, run_id, after)
 
     def delete_run(self, run_id: int) -> None:
-        """Delete a run and everything recorded with it.
+        """Delete a run and everything recorded with it; its id is never given again.
 
         Raises:
             StoreError: No such run, or a live process is recording it.
         """
         run_writes.delete_run(self._store, run_id)
+
+    def delete_runs(self, run_ids: Sequence[int]) -> None:
+        """Delete several runs in one transaction: all of them, or none (an unknown id, or a
+        run being recorded, deletes nothing). Their ids are never given again.
+
+        Raises:
+            StoreError: No such run, or a live process is recording one.
+        """
+        run_writes.delete_runs(self._store, run_ids)
+
+    def set_label(self, run_id: int, label: str | None) -> None:
+        """Give a run a label (what ``queens runs`` calls it; ``None``: none).
+
+        Raises:
+            StoreError: No such run.
+            ValueError: A label that is not allowed (see :func:`tui.lab.run_label.check_label`).
+        """
+        run_writes.set_label(self._store, run_id, label)
 
     # -- reading runs ---------------------------------------------------------------------
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import sqlite3
 import time
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -18,6 +18,7 @@ from tui.lab.store.connection import StoreConnection
 from tui.lab.store.errors import StoreError
 from tui.lab.store.lineage_table import delete_lineage_after, put_lineage
 from tui.lab.store.records import Batch, Keyframe, RunInfo, compact_json, keyframe_size
+from tui.lab.store.run_ids import keep_mark, next_run_id
 from tui.lab.store.run_reads import find_run
 from tui.lab.store.schema import STAT_FIELDS
 from tui.lab.writer_process import Writer
@@ -33,14 +34,17 @@ def begin_run(
     keyframe_spacing: int,
     writer: Writer,
 ) -> int:
-    """Create a run record (status ``running``, owned by ``writer``); returns its id."""
+    """Create a run record (status ``running``, owned by ``writer``); returns its id, one no
+    run of this store ever had (:mod:`.run_ids`)."""
     now = time.time()
     with store.writing() as connection:
-        cursor = connection.execute(
-            "INSERT INTO runs (config, seed, n, label, engine_version, started, status, "
+        run_id = next_run_id(connection)
+        connection.execute(
+            "INSERT INTO runs (id, config, seed, n, label, engine_version, started, status, "
             "keyframe_spacing, writer_host, writer_pid, writer_start, heartbeat) "
-            "VALUES (?, ?, ?, ?, ?, ?, 'running', ?, ?, ?, ?, ?)",
+            "VALUES (?, ?, ?, ?, ?, ?, ?, 'running', ?, ?, ?, ?, ?)",
             (
+                run_id,
                 compact_json(dict(config)),
                 int(seed),
                 int(config["n"]),
@@ -54,9 +58,7 @@ def begin_run(
                 now,
             ),
         )
-        run_id = cursor.lastrowid
-    assert run_id is not None
-    return int(run_id)
+    return run_id
 
 
 def claim_run(
@@ -207,14 +209,42 @@ def truncate_run(store: StoreConnection, run_id: int, after: int) -> None:
         )
 
 
+def set_label(store: StoreConnection, run_id: int, label: str | None) -> None:
+    """Give the run a label (``None``: none), checked by :func:`tui.lab.run_label.check_label`.
+
+    Raises:
+        StoreError: No such run.
+        ValueError: A label that is not allowed (naming the value and what is).
+    """
+    from tui.lab.run_label import check_label
+
+    text = None if label is None else check_label(label)
+    with store.writing() as connection:
+        find_run(connection, store.path, run_id)
+        connection.execute("UPDATE runs SET label = ? WHERE id = ?", (text, run_id))
+
+
 def delete_run(store: StoreConnection, run_id: int) -> None:
     """Delete a run and everything recorded with it.
 
     Raises:
         StoreError: No such run, or a live process is recording it.
     """
+    delete_runs(store, [run_id])
+
+
+def delete_runs(store: StoreConnection, run_ids: Sequence[int]) -> None:
+    """Delete runs and everything recorded with them, all in one transaction or none.
+
+    Their ids are never given again (:mod:`.run_ids`).
+
+    Raises:
+        StoreError: No such run, or a live process is recording one (nothing is deleted).
+    """
     with store.writing() as connection:
-        info = find_run(connection, store.path, run_id)
-        if info.writer_alive:
-            raise StoreError(f"run {run_id} is being recorded right now; stop it first")
-        connection.execute("DELETE FROM runs WHERE id = ?", (run_id,))
+        for run_id in run_ids:
+            info = find_run(connection, store.path, run_id)
+            if info.writer_alive:
+                raise StoreError(f"run {run_id} is being recorded right now; stop it first")
+        keep_mark(connection)
+        connection.executemany("DELETE FROM runs WHERE id = ?", [(run_id,) for run_id in run_ids])

@@ -44,7 +44,7 @@ CREATE TABLE runs (
     config TEXT NOT NULL,               -- JSON: the run's Config.to_dict()
     seed INTEGER NOT NULL,
     n INTEGER NOT NULL,
-    label TEXT,                         -- the preset's name, when the run came from one
+    label TEXT,                         -- what a person calls the run (older: its preset)
     engine_version TEXT NOT NULL,
     started REAL NOT NULL,              -- epoch seconds
     ended REAL,

@@ -97,13 +97,19 @@ class LocalPool:
             (``--record-runs``), and each result carries its ``run_id``.
         preload: Modules the workers import before their first job: those of the jobs'
             functions (a sweep's by default).
+        label: The label of the runs recorded (``queens sweep --label``), or ``None``.
     """
 
     def __init__(
-        self, workers: int, record_to: str | None = None, preload: Sequence[str] = SWEEP_PRELOAD
+        self,
+        workers: int,
+        record_to: str | None = None,
+        preload: Sequence[str] = SWEEP_PRELOAD,
+        label: str | None = None,
     ) -> None:
         self.workers = max(1, workers)
         self.record_to = record_to
+        self.label = label
         self.preload = tuple(preload)
         self._pool: ProcessPoolExecutor | None = None
 
@@ -141,7 +147,7 @@ class LocalPool:
 
     def _job_of(self, task: Task) -> Job:
         """A sweep's run as a job: its config and seed, and where to record it, if anywhere."""
-        arguments = (task.config, task.seed, self.record_to, task.label)
+        arguments = (task.config, task.seed, self.record_to, self.label)
         return Job(f"{task.fingerprint}-{task.seed}", run_task, arguments)
 
     def run_jobs(

@@ -74,7 +74,7 @@ def missing_tasks(plan: SweepPlan, done: set[tuple[str, int]]) -> Iterator[Task]
     for cell in plan.cells:
         for seed in plan.seeds:
             if (cell.fingerprint, seed) not in done:
-                yield Task(cell.fingerprint, cell.config, seed, cell.preset)
+                yield Task(cell.fingerprint, cell.config, seed)
 
 
 def run_sweep(

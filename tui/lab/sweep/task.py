@@ -37,7 +37,6 @@ class Task:
     fingerprint: str
     config: Mapping[str, Any]
     seed: int
-    label: str | None = None
 
     @property
     def key(self) -> tuple[str, int]:
@@ -72,7 +71,7 @@ def run_task(
         seed: The run's seed.
         record_to: The path of a run store to record the whole run in (``--record-runs``;
             a store this process can write), or ``None``.
-        label: The recorded run's label (the preset's name).
+        label: The recorded run's label (``queens sweep --label``), or ``None``.
 
     Returns:
         ``solved``, ``generations``, ``evaluations``, ``seconds``, ``stop_reason``,
