@@ -85,7 +85,9 @@ BROWSER_REQUIRED: Final = os.environ.get("QUEENS_REQUIRE_BROWSER") == "1"
 tests there instead of skipping them."""
 
 if CHROMIUM is None and BROWSER_REQUIRED:
-    raise RuntimeError("QUEENS_REQUIRE_BROWSER=1 but no Chromium is installed (.ci/install-browser)")
+    raise RuntimeError(
+        "QUEENS_REQUIRE_BROWSER=1 but no Chromium is installed (.ci/install-browser)"
+    )
 
 pytestmark = pytest.mark.skipif(
     CHROMIUM is None, reason="no Chromium installed (apt-get install chromium) to download into"
