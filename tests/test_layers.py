@@ -86,8 +86,10 @@ def test_a_headless_solve_loads_no_ui_store_or_dashboard() -> None:
         "    main()"
     )
     assert "tui.cli.commands.solve" in loaded
-    # How a config is spelled as flags is all a solve takes from the lab: no store, no sweeps.
+    # How a config is spelled as flags, and how a large array is written out, is all a solve
+    # takes from the lab: no store, no sweeps.
     unwanted = {"textual", "rich", "sqlite3", "tui.dashboard", "tui.serve", "tui.lab.store"}
     assert not _found(loaded, unwanted)
-    assert {name for name in loaded if name.startswith("tui.lab.")} == {"tui.lab.rerun_line"}
+    from_the_lab = {name for name in loaded if name.startswith("tui.lab.")}
+    assert from_the_lab == {"tui.lab.rerun_line", "tui.lab.json_stream"}
     assert not _found(loaded, {"numba", "llvmlite"}), "numba is for memetic runs only"
