@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from functools import partial
-from typing import ClassVar, Final, cast
+from typing import ClassVar, Final, Literal, cast
 
 from textual.app import App
 from textual.binding import BindingType
@@ -43,6 +43,10 @@ from tui.dashboard.settings import load_settings, save_setting
 from tui.dashboard.showcase import SHOWCASE, SHOWCASE_SPEED
 from tui.dashboard.terminal import ASCII_CLASS, SIXTEEN_COLOURS_CLASS
 
+PRESET_SPEED: Final = "preset"
+"""Open at the speed of the run's preset: the showcase's when no config is given, else
+unlimited (the command line knows the preset a config came from and passes its speed)."""
+
 MIN_WIDTH: Final = 80
 MIN_HEIGHT: Final = 24
 """The smallest terminal that shows board, fitness and table together."""
@@ -63,6 +67,8 @@ class QueensApp(App[None]):
         record: Record runs in the run store (the form's toggle starts so).
         store: The run store's path (``None``: ``$QUEENS_STORE`` or the user data folder).
         replay: Open on this recorded run (an id, or a run file's path) in time travel.
+        speed: The speed limit to open with, in generations per second (``None``:
+            unlimited; :data:`PRESET_SPEED`: the showcase's without a config, else unlimited).
     """
 
     CSS_PATH = "app.tcss"
@@ -87,6 +93,7 @@ class QueensApp(App[None]):
         record: bool = False,
         store: str | None = None,
         replay: int | str | None = None,
+        speed: float | Literal["preset"] | None = PRESET_SPEED,
     ) -> None:
         super().__init__()
         self.ascii = ascii
@@ -98,8 +105,10 @@ class QueensApp(App[None]):
         self.set_class(colours is not None and colours <= 16, SIXTEEN_COLOURS_CLASS, update=False)
         self.initial_config = config if config is not None else SHOWCASE
         """The config the form starts with."""
-        self.opening_speed = None if config is not None else SHOWCASE_SPEED
-        """The showcase's speed limit, or ``None`` (unlimited) for a config given."""
+        if isinstance(speed, str):  # PRESET_SPEED
+            speed = None if config is not None else SHOWCASE_SPEED
+        self.opening_speed: float | None = speed
+        """The speed limit the run opens with (``None``: unlimited)."""
         self._main_screen = partial(
             MainScreen,
             self.initial_config,

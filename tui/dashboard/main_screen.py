@@ -36,7 +36,6 @@ from tui.dashboard.run_control import RunControl
 from tui.dashboard.screens import HelpScreen, RaceScreen, SolutionsScreen
 from tui.dashboard.time_travel import TimeTravel
 from tui.dashboard.widgets import (
-    SPEED_LIMITS,
     Board,
     ConflictList,
     EngineRunner,
@@ -128,8 +127,7 @@ class MainScreen(Screen[None]):
         # Held once, not queried each frame: cheaper, and messages still arriving while the app
         # closes find the widgets instead of failing a query on a removed screen.
         self.runner = self.query_one(EngineRunner)
-        if self.opening_speed is not None:
-            self.runner.set_speed(SPEED_LIMITS.index(self.opening_speed))
+        self.runner.set_speed(self.opening_speed)
         self.runner.after_step = self._after_step
         self.board = self.query_one(Board)
         self.population_view = self.query_one(PopulationView)
