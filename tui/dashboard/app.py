@@ -38,6 +38,7 @@ from tui.dashboard.main_screen import MainScreen
 from tui.dashboard.palette import DashboardCommands, DashboardPalette
 from tui.dashboard.repeated_notices import RepeatedNotices
 from tui.dashboard.screens import RaceScreen, SolutionsScreen
+from tui.dashboard.screens.race_choice import RaceChoice
 from tui.dashboard.screens.too_small import TooSmallScreen
 from tui.dashboard.settings import load_settings, save_setting
 from tui.dashboard.showcase import SHOWCASE, SHOWCASE_SPEED
@@ -208,7 +209,7 @@ class QueensApp(App[None]):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """On the solutions and race screens, and while the terminal is too small, the app's
         keys (the palette, for one) would act on a run out of sight, so only quitting stays."""
-        if isinstance(self.screen, (SolutionsScreen, RaceScreen, TooSmallScreen)):
+        if isinstance(self.screen, (SolutionsScreen, RaceScreen, RaceChoice, TooSmallScreen)):
             return action == "quit"
         return True
 
