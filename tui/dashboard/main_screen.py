@@ -245,6 +245,7 @@ class MainScreen(Screen[None]):
         """Replace the run (the form's record toggle says whether it is recorded)."""
         if not self.run_control.start(config, run=run, record=self.form.record):
             return False
+        self.record_keys.replaced_parked()
         self.fit_layout(self.app.size.width, self.app.size.height)
         return True
 
@@ -456,13 +457,15 @@ class MainScreen(Screen[None]):
         self.travel_keys.go_to()
 
     def action_go_live(self) -> None:
-        """Back to the live run (a replayed run: its last generation).
+        """Back to the live run (a replay: the run left behind for it, else its last one).
 
         ``end`` is a priority key: outside time travel, and in the form, it goes on to the
         focused widget (the table's last row, the end of a form field).
         """
         if self.in_form():
             raise SkipAction
+        if self.travel.replay_only and self.record_keys.back_to_parked():
+            return
         self.travel_keys.go_live()
 
     def action_load_runs(self) -> None:

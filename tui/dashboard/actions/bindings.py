@@ -129,7 +129,7 @@ MAIN_BINDINGS: Final[list[BindingType]] = [
         id="go-live",
         show=False,
         priority=True,  # the population table would take `end` for itself
-        tooltip="back to the live run",
+        tooltip="back to the live run (in a replay from l: the run that waits behind it)",
     ),
     Binding(
         "p",
