@@ -5,18 +5,20 @@ The fields are generated from :data:`engine.FIELDS` and laid out by
 checked by the engine's own :meth:`Config.check` on the whole form, so a message names the
 field, the value and what is allowed, and cross-field rules are caught too; each message is
 shown whole under its field. The form guides: a field that means nothing with the current
-choices is dimmed, the operator selects offer only what fits the encoding (and switch when the
-encoding does), and the help of the focused field stays visible under the fields. Nothing is
-ever reset behind the user's back: a bad value stays in its field until the user fixes it.
+choices is dimmed (and ``Tab`` passes it by), the operator selects offer only what fits the
+encoding (and switch when the encoding does), and the help of the focused field stays visible
+under the fields; ``/`` and a field's name jump to it. Nothing is ever reset behind the user's
+back: a bad value stays in its field until the user fixes it.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Final
+from typing import Any, ClassVar, Final
 
 from textual import events, on
 from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.css.query import NoMatches
 from textual.message import Message
@@ -35,7 +37,9 @@ from tui.dashboard.form_guide import (
     grouped_fields,
     not_applying_note,
 )
+from tui.dashboard.widgets.field_finder import FieldFinder, matches_text
 from tui.dashboard.widgets.field_input import FieldInput
+from tui.dashboard.widgets.form_navigation import move_past_dimmed
 from tui.dashboard.widgets.preset_select import PresetSelect, matching_preset, preset_choice
 
 BOOL_FIELDS: Final = tuple(name for name, spec in FIELDS.items() if isinstance(spec.default, bool))
@@ -81,6 +85,22 @@ class ConfigFieldValidator(Validator):
 
 class ParamForm(Vertical):
     """Every engine setting in sections, with inline validation and a help line."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        # Priority: before the screen's own Tab, which would stop on every field.
+        Binding("tab", "next_field(True)", "Next field", show=False, priority=True),
+        Binding("shift+tab", "next_field(False)", "Previous field", show=False, priority=True),
+        Binding(
+            "slash",
+            "find_field",
+            "Find field",
+            key_display="/",
+            id="find-field",
+            show=False,
+            priority=True,
+            tooltip="in the form: type a field's name, enter goes there (Tab skips dimmed ones)",
+        ),
+    ]
 
     DEFAULT_CSS = """
     ParamForm {
@@ -139,6 +159,12 @@ class ParamForm(Vertical):
     ParamForm .field-error.-shown {
         display: block;
     }
+    ParamForm #form-find {
+        display: none;
+    }
+    ParamForm.-finding #form-find {
+        display: block;
+    }
     ParamForm #form-help {
         height: 3;
         color: $text-muted;
@@ -163,6 +189,7 @@ class ParamForm(Vertical):
         self._encoding = config.encoding
         self._checked: tuple[tuple[str, str], ...] | None = None
         self._checked_errors: list[ConfigError] = []
+        self._before_find: Widget | None = None
 
     def compose(self) -> ComposeResult:
         """The preset select, the sections of fields with their error lines, the help line."""
@@ -185,6 +212,7 @@ class ParamForm(Vertical):
                     id="field-record",
                 )
         yield Static(PRESET_HELP, id="form-help")
+        yield FieldFinder([], id="form-find")
 
     def _field(self, name: str) -> ComposeResult:
         spec = FIELDS[name]
@@ -394,6 +422,50 @@ class ParamForm(Vertical):
         screen = self.screen
         if screen.focused is field and not screen.can_view_entire(field):
             screen.scroll_to_center(field, origin_visible=True)
+
+    def field_names(self) -> list[str]:
+        """Every field's name as the form shows it, in the form's order."""
+        return [str(label.content) for label in self.query(".field Label").results(Label)]
+
+    def dimmed(self, widget: Widget) -> bool:
+        """Whether ``widget`` is (in) a field that means nothing with the current choices."""
+        return any(node.has_class("-inapplicable") for node in widget.ancestors_with_self)
+
+    def action_next_field(self, forward: bool) -> None:
+        """Tab: the next (or previous) field that means something."""
+        move_past_dimmed(self, forward=forward)
+
+    def holds(self, widget: Widget) -> bool:
+        """Whether ``widget`` is in the form."""
+        return self in widget.ancestors
+
+    def action_find_field(self) -> None:
+        """``/``: a line at the form's foot to type a field's name in; enter goes there."""
+        finder = self.query_one(FieldFinder)
+        self._before_find = self.screen.focused
+        finder.names = self.field_names()
+        finder.value = ""
+        self.add_class("-finding")
+        self.query_one("#form-help", Static).update(matches_text("", finder.names))
+        self.put_cursor_in(finder)
+
+    @on(FieldFinder.Typed)
+    def _finding(self, message: FieldFinder.Typed) -> None:
+        names = self.query_one(FieldFinder).names
+        self.query_one("#form-help", Static).update(matches_text(message.text, names))
+
+    @on(FieldFinder.Chosen)
+    def _found(self, message: FieldFinder.Chosen) -> None:
+        if message.name is not None:
+            self.remove_class("-finding")
+            self.put_cursor_in(self.field_widget(message.name))
+
+    @on(FieldFinder.Closed)
+    def _finder_closed(self, message: FieldFinder.Closed) -> None:
+        self.remove_class("-finding")
+        before, self._before_find = self._before_find, None
+        if message.restore and before is not None and before.is_attached:
+            self.put_cursor_in(before)
 
     def first_invalid(self) -> Widget | None:
         """The first field at fault, to put the cursor on."""
