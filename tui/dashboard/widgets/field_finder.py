@@ -10,13 +10,12 @@ the form, shown while it is used; the help line above it lists the fields that m
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
-from typing import ClassVar, Final
+from typing import ClassVar, Final, Protocol
 
 from textual import events, on
 from textual.binding import Binding, BindingType
-from textual.message import Message
-from textual.widgets import Input
+from textual.widget import Widget
+from textual.widgets import Input, Static
 
 SHOWN_MATCHES: Final = 6
 """Matching names the help line lists at most."""
@@ -53,51 +52,68 @@ def matches_text(typed: str, names: Sequence[str]) -> str:
     return f"enter: {matches[0]}" + (f"  (also {others})" if others else "")
 
 
+class FinderForm(Protocol):
+    """What the finder needs of the form it serves."""
+
+    def field_widget(self, name: str) -> Widget:
+        """The input or select of a field."""
+
+    def put_cursor_in(self, field: Widget) -> None:
+        """Put the cursor in a field, and bring it into view."""
+
+    def set_class(self, add: bool, *class_names: str) -> object:
+        """Add or remove CSS classes (``-finding`` shows the finder)."""
+
+
 class FieldFinder(Input):
-    """A line to type a field's name in; posts :class:`Chosen` or :class:`Closed`."""
+    """A line to type a field's name in, at the foot of the form (shown by :meth:`open`)."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "close", "Stay", show=False),
     ]
 
-    @dataclass
-    class Chosen(Message):
-        """Enter: go to the field that matches best (``None``: none matches)."""
-
-        name: str | None
-
-    @dataclass
-    class Typed(Message):
-        """The name typed so far changed."""
-
-        text: str
-
-    @dataclass
-    class Closed(Message):
-        """The finder is put away: escape (``restore``: the cursor goes back where it was),
-        or the cursor went elsewhere."""
-
-        restore: bool
-
-    def __init__(self, names: Sequence[str], *, id: str | None = None) -> None:
+    def __init__(self, *, id: str | None = None) -> None:
         super().__init__(placeholder="field name", compact=True, id=id)
+        self.names: list[str] = []
+        self._form: FinderForm | None = None
+        self._help: Static | None = None
+        self._before: Widget | None = None
+
+    def open(self, form: FinderForm, names: Sequence[str], help_line: Static) -> None:
+        """Show the finder, empty, the cursor in it; the help line lists what matches."""
+        self._form, self._help, self._before = form, help_line, self.screen.focused
         self.names = list(names)
+        self.value = ""
+        help_line.update(matches_text("", self.names))
+        form.set_class(True, "-finding")
+        form.put_cursor_in(self)
 
     @on(Input.Changed)
     def _typed(self, event: Input.Changed) -> None:
-        event.stop()  # the form's own fields' changes are what it checks, not this one's
-        self.post_message(self.Typed(event.value))
+        event.stop()  # the form checks its fields' changes, not this one's
+        if self._help is not None:
+            self._help.update(matches_text(event.value, self.names))
 
     @on(Input.Submitted)
     def _submitted(self, event: Input.Submitted) -> None:
         event.stop()  # enter here chooses a field, it does not ask for a run
         matches = matching_fields(event.value, self.names)
-        self.post_message(self.Chosen(matches[0] if matches else None))
+        if matches and self._form is not None:
+            self._put_away()
+            self._form.put_cursor_in(self._form.field_widget(matches[0]))
 
     def action_close(self) -> None:
         """Escape: put the finder away, the cursor back where it was."""
-        self.post_message(self.Closed(restore=True))
+        before, form = self._before, self._form
+        self._put_away()
+        if form is not None and before is not None and before.is_attached:
+            form.put_cursor_in(before)
 
     def _on_blur(self, event: events.Blur) -> None:
         super()._on_blur(event)
-        self.post_message(self.Closed(restore=False))
+        self._put_away()
+
+    def _put_away(self) -> None:
+        if self._form is not None:
+            self._form.set_class(False, "-finding")
+        self._before = None

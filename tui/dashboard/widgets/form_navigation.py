@@ -8,10 +8,43 @@ FieldFinder`), or with the mouse.
 
 from __future__ import annotations
 
-from typing import Protocol
+from typing import Final, Protocol
 
+from textual.binding import Binding, BindingType
 from textual.screen import Screen
 from textual.widget import Widget
+
+FORM_BINDINGS: Final[list[BindingType]] = [
+    # Priority: before the screen's own Tab, which would stop on every field.
+    Binding(
+        "tab",
+        "next_field(True)",
+        "Next field",
+        id="next-field",
+        show=False,
+        priority=True,
+        tooltip="passes by the dimmed ones (those the chosen operators ignore)",
+    ),
+    Binding(
+        "shift+tab",
+        "next_field(False)",
+        "Previous field",
+        id="previous-field",
+        show=False,
+        priority=True,
+    ),
+    Binding(
+        "slash",
+        "find_field",
+        "Find field",
+        key_display="/",
+        id="find-field",
+        show=False,
+        priority=True,
+        tooltip="type a field's name (or its start), enter goes there",
+    ),
+]
+"""The form's own keys: Tab and shift+Tab pass by dimmed fields, ``/`` finds one by name."""
 
 
 class Form(Protocol):

@@ -18,7 +18,7 @@ from typing import Any, ClassVar, Final
 
 from textual import events, on
 from textual.app import ComposeResult
-from textual.binding import Binding, BindingType
+from textual.binding import BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.css.query import NoMatches
 from textual.message import Message
@@ -37,9 +37,9 @@ from tui.dashboard.form_guide import (
     grouped_fields,
     not_applying_note,
 )
-from tui.dashboard.widgets.field_finder import FieldFinder, matches_text
+from tui.dashboard.widgets.field_finder import FieldFinder
 from tui.dashboard.widgets.field_input import FieldInput
-from tui.dashboard.widgets.form_navigation import move_past_dimmed
+from tui.dashboard.widgets.form_navigation import FORM_BINDINGS, move_past_dimmed
 from tui.dashboard.widgets.preset_select import PresetSelect, matching_preset, preset_choice
 
 BOOL_FIELDS: Final = tuple(name for name, spec in FIELDS.items() if isinstance(spec.default, bool))
@@ -86,21 +86,7 @@ class ConfigFieldValidator(Validator):
 class ParamForm(Vertical):
     """Every engine setting in sections, with inline validation and a help line."""
 
-    BINDINGS: ClassVar[list[BindingType]] = [
-        # Priority: before the screen's own Tab, which would stop on every field.
-        Binding("tab", "next_field(True)", "Next field", show=False, priority=True),
-        Binding("shift+tab", "next_field(False)", "Previous field", show=False, priority=True),
-        Binding(
-            "slash",
-            "find_field",
-            "Find field",
-            key_display="/",
-            id="find-field",
-            show=False,
-            priority=True,
-            tooltip="in the form: type a field's name, enter goes there (Tab skips dimmed ones)",
-        ),
-    ]
+    BINDINGS: ClassVar[list[BindingType]] = FORM_BINDINGS
 
     DEFAULT_CSS = """
     ParamForm {
@@ -189,7 +175,6 @@ class ParamForm(Vertical):
         self._encoding = config.encoding
         self._checked: tuple[tuple[str, str], ...] | None = None
         self._checked_errors: list[ConfigError] = []
-        self._before_find: Widget | None = None
 
     def compose(self) -> ComposeResult:
         """The preset select, the sections of fields with their error lines, the help line."""
@@ -212,7 +197,7 @@ class ParamForm(Vertical):
                     id="field-record",
                 )
         yield Static(PRESET_HELP, id="form-help")
-        yield FieldFinder([], id="form-find")
+        yield FieldFinder(id="form-find")
 
     def _field(self, name: str) -> ComposeResult:
         spec = FIELDS[name]
@@ -441,31 +426,8 @@ class ParamForm(Vertical):
 
     def action_find_field(self) -> None:
         """``/``: a line at the form's foot to type a field's name in; enter goes there."""
-        finder = self.query_one(FieldFinder)
-        self._before_find = self.screen.focused
-        finder.names = self.field_names()
-        finder.value = ""
-        self.add_class("-finding")
-        self.query_one("#form-help", Static).update(matches_text("", finder.names))
-        self.put_cursor_in(finder)
-
-    @on(FieldFinder.Typed)
-    def _finding(self, message: FieldFinder.Typed) -> None:
-        names = self.query_one(FieldFinder).names
-        self.query_one("#form-help", Static).update(matches_text(message.text, names))
-
-    @on(FieldFinder.Chosen)
-    def _found(self, message: FieldFinder.Chosen) -> None:
-        if message.name is not None:
-            self.remove_class("-finding")
-            self.put_cursor_in(self.field_widget(message.name))
-
-    @on(FieldFinder.Closed)
-    def _finder_closed(self, message: FieldFinder.Closed) -> None:
-        self.remove_class("-finding")
-        before, self._before_find = self._before_find, None
-        if message.restore and before is not None and before.is_attached:
-            self.put_cursor_in(before)
+        help_line = self.query_one("#form-help", Static)
+        self.query_one(FieldFinder).open(self, self.field_names(), help_line)
 
     def first_invalid(self) -> Widget | None:
         """The first field at fault, to put the cursor on."""
