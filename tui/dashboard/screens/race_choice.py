@@ -49,13 +49,12 @@ class RaceChoice(ModalScreen[str | None]):
         background: $surface;
         padding: 0 1;
     }
-    RaceChoice OptionList {
+    /* One choice a line, cut with an ellipsis where narrow: the digit and name come first. */
+    RaceChoice OptionList, RaceChoice OptionList:focus {
         height: auto;
         max-height: 12;
         border: none;
         padding: 0;
-    }
-    RaceChoice OptionList > .option-list--option {
         text-wrap: nowrap;
         text-overflow: ellipsis;
     }
@@ -80,7 +79,7 @@ class RaceChoice(ModalScreen[str | None]):
             box.border_title = f"Side {self.side} races"
             yield OptionList(*options, id="race-choice-list")
             yield Static(
-                "a digit or enter chooses (the race restarts at generation 0), esc keeps it",
+                "a digit or enter chooses (the race starts again), esc keeps the side",
                 id="race-choice-help",
             )
 
