@@ -18,6 +18,7 @@ from tests.dashboard.test_time_travel import (
 )
 from tui.dashboard.app import QueensApp
 from tui.dashboard.screens.runs import RunsScreen
+from tui.dashboard.speed import REPLAY_SPEED
 from tui.dashboard.widgets import ParamForm
 from tui.lab.store import RunStore
 
@@ -52,11 +53,14 @@ async def test_a_replay_from_l_leaves_the_live_run_behind_and_end_returns_to_it(
         await replay_old_run(app, pilot, wait_for)
         assert "run 1" in status_text(app) and screen.run.latest.n == OLD.n
         assert any("waits behind" in n.message for n in app._notifications)
+        # The live run was unlimited: the record plays back at a watchable speed.
+        assert screen.runner.speed_limit == REPLAY_SPEED
 
         await pilot.press("end")
         await wait_for(pilot, lambda: not screen.travel.replay_only, "the live run")
         assert_shows(app, live[5])
         assert screen.run.state == "paused" and "run 2" in status_text(app)
+        assert screen.runner.speed_limit is None  # its own limit back
         assert screen.query_one(ParamForm).config() == LIVE
         # It goes on where it was, bit for bit, and is recorded as it goes.
         for _ in range(3):

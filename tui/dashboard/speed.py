@@ -36,7 +36,9 @@ a record plays as fast as its generations can be recomputed (hundreds a second),
 ends before the eye finds the board. At 10 a second each generation is on screen for 100 ms,
 about the shortest in which a queen leaving an attacked square can still be followed, and the
 chart (redrawn twice a second) grows five generations a redraw; the showcase's median run of
-126 generations plays in under 15 seconds. ``+`` and ``-`` change it while it plays."""
+126 generations plays in under 15 seconds. ``+`` and ``-`` change it while it plays. A record
+opened from the list (``l``) while the limit is unlimited plays at this speed too; the live run
+left behind gets its own limit back."""
 
 
 SPEED_ALLOWED: Final = (

@@ -31,6 +31,7 @@ class ParkedRun:
         stop_reason: What the status line said of how it stopped.
         run_label: The status line's ``run 12``.
         record: The store and id of its record, if it is recorded.
+        speed_limit: The runner's speed limit (a replay may change it).
     """
 
     algorithms: tuple[GeneticAlgorithm, ...]
@@ -39,6 +40,7 @@ class ParkedRun:
     stop_reason: str | None
     run_label: str | None
     record: tuple[RunStore, int] | None
+    speed_limit: float | None
 
     @property
     def generation(self) -> int:
@@ -63,6 +65,7 @@ class ParkedRun:
             stop_reason=status.stop_reason,
             run_label=status.run_label,
             record=None if timeline is None else (timeline.store, timeline.run_id),
+            speed_limit=runner.speed_limit,
         )
         runner.stop()
         runner.algorithms = ()
@@ -77,6 +80,7 @@ class ParkedRun:
         else:
             travel.attach(*self.record, replay_only=False)
         algorithm = self.algorithms[0]
+        runner.set_speed(self.speed_limit)
         runner.start_all(
             [run.config for run in self.algorithms], run=False, algorithms=self.algorithms
         )

@@ -21,6 +21,7 @@ from tui.dashboard.actions.travel_keys import TravelKeys
 from tui.dashboard.history_series import HistorySeries
 from tui.dashboard.painter import Painter
 from tui.dashboard.run_control import RunControl
+from tui.dashboard.speed import REPLAY_SPEED
 from tui.dashboard.widgets import ParamForm, StatusLine
 from tui.lab.store import RunStore
 
@@ -87,8 +88,8 @@ class RecordKeys:
             what, run_id = choice
             if what == "resume":
                 self.resume(run_id)
-            else:
-                self.replay(run_id)
+            elif self.replay(run_id) and self.runner.speed_limit is None:
+                self.runner.set_speed(REPLAY_SPEED)  # unlimited, it would play back as a blur
 
         self.screen.app.push_screen(RunsScreen(infos, str(self.recording.path)), chosen)
 
