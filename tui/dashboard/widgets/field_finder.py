@@ -69,7 +69,7 @@ class FieldFinder(Input):
     """A line to type a field's name in, at the foot of the form (shown by :meth:`open`)."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape", "close", "Stay", show=False),
+        Binding("escape", "close", "Cancel"),
     ]
 
     def __init__(self, *, id: str | None = None) -> None:
