@@ -22,6 +22,7 @@ from tui.cli.config_flags import config_flags, config_from_args
 from tui.cli.exit_codes import EXIT_BROKEN_PIPE, EXIT_USAGE
 from tui.cli.glyph_flags import add_glyph_flags, glyphs_asked
 from tui.cli.signals import report_interruption
+from tui.cli.speed_flag import add_speed_flag, chosen_speed
 
 __all__ = ["build_parser", "config_flags", "config_from_args", "main"]
 
@@ -92,6 +93,7 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action=_VersionAction)
     add_glyph_flags(parser)  # ``queens`` alone opens the dashboard
+    add_speed_flag(parser, "5, the showcase's")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     add_parsers(commands, None if argv is None else chosen_command(list(argv)))
     return parser
@@ -135,8 +137,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             refuse_unknown(parser, args.command, unknown)
         if args.command is None:
             from tui.cli.commands.dashboard import dashboard
+            from tui.dashboard.speed import OPENING_SPEED
 
-            return dashboard(None, glyphs_asked(args))
+            return dashboard(None, glyphs_asked(args), speed=chosen_speed(args, OPENING_SPEED))
         code: int = args.handler(args)
         return code
     except ConfigError as error:

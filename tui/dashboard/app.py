@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from functools import partial
-from typing import ClassVar, Final, cast
+from typing import ClassVar, Final, Literal, cast
 
 from textual.app import App
 from textual.binding import BindingType
@@ -38,11 +38,16 @@ from tui.dashboard.main_screen import MainScreen
 from tui.dashboard.palette import DashboardCommands, DashboardPalette
 from tui.dashboard.repeated_notices import RepeatedNotices
 from tui.dashboard.screens import RaceScreen, SolutionsScreen
+from tui.dashboard.screens.race_choice import RaceChoice
 from tui.dashboard.screens.too_small import TooSmallScreen
 from tui.dashboard.settings import load_settings, save_setting
 from tui.dashboard.showcase import SHOWCASE, SHOWCASE_SPEED
 from tui.dashboard.terminal import ASCII_CLASS, SIXTEEN_COLOURS_CLASS
 from tui.dashboard.theme_legibility import FRAME, frame_colour, offered_themes
+
+PRESET_SPEED: Final = "preset"
+"""Open at the speed of the run's preset: the showcase's when no config is given, else
+unlimited (the command line knows the preset a config came from and passes its speed)."""
 
 MIN_WIDTH: Final = 80
 MIN_HEIGHT: Final = 24
@@ -65,6 +70,8 @@ class QueensApp(App[None]):
         store: The run store's path (``None``: ``$QUEENS_STORE`` or the user data folder).
         replay: Open on this recorded run (an id, or a run file's path) in time travel.
         label: The label of the runs it records (``queens tui --label``), or ``None``.
+        speed: The speed limit to open with, in generations per second (``None``:
+            unlimited; :data:`PRESET_SPEED`: the showcase's without a config, else unlimited).
     """
 
     CSS_PATH = "app.tcss"
@@ -90,6 +97,7 @@ class QueensApp(App[None]):
         store: str | None = None,
         replay: int | str | None = None,
         label: str | None = None,
+        speed: float | Literal["preset"] | None = PRESET_SPEED,
     ) -> None:
         super().__init__()
         self.ascii = ascii
@@ -101,8 +109,10 @@ class QueensApp(App[None]):
         self.set_class(colours is not None and colours <= 16, SIXTEEN_COLOURS_CLASS, update=False)
         self.initial_config = config if config is not None else SHOWCASE
         """The config the form starts with."""
-        self.opening_speed = None if config is not None else SHOWCASE_SPEED
-        """The showcase's speed limit, or ``None`` (unlimited) for a config given."""
+        if isinstance(speed, str):  # PRESET_SPEED
+            speed = None if config is not None else SHOWCASE_SPEED
+        self.opening_speed: float | None = speed
+        """The speed limit the run opens with (``None``: unlimited)."""
         self._main_screen = partial(
             MainScreen,
             self.initial_config,
@@ -203,7 +213,7 @@ class QueensApp(App[None]):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """On the solutions and race screens, and while the terminal is too small, the app's
         keys (the palette, for one) would act on a run out of sight, so only quitting stays."""
-        if isinstance(self.screen, (SolutionsScreen, RaceScreen, TooSmallScreen)):
+        if isinstance(self.screen, (SolutionsScreen, RaceScreen, RaceChoice, TooSmallScreen)):
             return action == "quit"
         return True
 

@@ -36,7 +36,6 @@ from tui.dashboard.run_control import RunControl
 from tui.dashboard.screens import HelpScreen, RaceScreen, SolutionsScreen
 from tui.dashboard.time_travel import TimeTravel
 from tui.dashboard.widgets import (
-    SPEED_LIMITS,
     Board,
     ConflictList,
     EngineRunner,
@@ -131,8 +130,7 @@ class MainScreen(Screen[None]):
         # Held once, not queried each frame: cheaper, and messages still arriving while the app
         # closes find the widgets instead of failing a query on a removed screen.
         self.runner = self.query_one(EngineRunner)
-        if self.opening_speed is not None:
-            self.runner.set_speed(SPEED_LIMITS.index(self.opening_speed))
+        self.runner.set_speed(self.opening_speed)
         self.runner.after_step = self._after_step
         self.board = self.query_one(Board)
         self.population_view = self.query_one(PopulationView)
@@ -143,7 +141,7 @@ class MainScreen(Screen[None]):
         self.charts = self.query_one("#charts", Vertical)
         self.views = self.query_one("#views", Container)
         self.body = self.query_one("#body", Horizontal)
-        self.footer = self.query_one(Footer)
+        self.watch(self.status, "state", self.refresh_bindings, init=False)  # Run or Pause
         self.painter = Painter(
             self.run,
             self.runner,
@@ -221,8 +219,6 @@ class MainScreen(Screen[None]):
             rack.styles.margin = (1, 0, 0, left)
             rack.styles.width = max(1, width - left)
         self.body.set_class(width < WIDE_WIDTH, "-compact")
-        # At 80 columns the footer keeps `? Help` and `q Quit`; help names ctrl+p instead.
-        self.footer.show_command_palette = width >= WIDE_WIDTH
 
     def _after_step(self, algorithm: GeneticAlgorithm, snapshot: Snapshot) -> None:
         """From the engine thread, every generation: keep it in memory, record it, measure
@@ -250,6 +246,7 @@ class MainScreen(Screen[None]):
         """Replace the run (the form's record toggle says whether it is recorded)."""
         if not self.run_control.start(config, run=run, record=self.form.record):
             return False
+        self.record_keys.replaced_parked()
         self.fit_layout(self.app.size.width, self.app.size.height)
         return True
 
@@ -335,13 +332,15 @@ class MainScreen(Screen[None]):
         """Escape acts (and shows in the footer) in the form only; there, travel keys are text."""
         if action == "leave_form":
             return self.in_form()
+        if action == "toggle_run" and parameters:  # the footer's word for space
+            return bindings.footer_says(parameters, self.run.state)
         # `end` (a priority key) must still move the cursor in the form's inputs, and in the
         # population table while the run is live: it means "back to live" only in time travel.
         if action == "go_live" and not self.travel.active:
             return False
         return not (action in bindings.TRAVEL_ACTIONS and self.in_form())
 
-    def action_toggle_run(self) -> None:
+    def action_toggle_run(self, said: str = "") -> None:
         """Run or pause the current run (a run going closes the form: the board needs it)."""
         self.run_control.toggle()
         if self.run.state == "running":
@@ -461,13 +460,15 @@ class MainScreen(Screen[None]):
         self.travel_keys.go_to()
 
     def action_go_live(self) -> None:
-        """Back to the live run (a replayed run: its last generation).
+        """Back to the live run (a replay: the run left behind for it, else its last one).
 
         ``end`` is a priority key: outside time travel, and in the form, it goes on to the
         focused widget (the table's last row, the end of a form field).
         """
         if self.in_form():
             raise SkipAction
+        if self.travel.replay_only and self.record_keys.back_to_parked():
+            return
         self.travel_keys.go_live()
 
     def action_load_runs(self) -> None:
@@ -478,25 +479,21 @@ class MainScreen(Screen[None]):
         """Export the run: its history as CSV and the screen as SVG (downloads under serve)."""
         self.record_keys.export()
 
-    def _config_for_screen(self) -> Config | None:
-        """The form's config for another screen, with the run paused; or say what is wrong."""
+    def _open_on_form(self, screen: type[SolutionsScreen | RaceScreen]) -> None:
+        """Open another screen on the form's config, the run paused (the other screen's engine
+        should not share the machine with a run out of sight); or say what is wrong."""
         config = self.form_config()
         if config is not None:
-            # The other screen's engine should not share the machine with a run out of sight.
             self.run_control.pause()
-        return config
+            self.app.push_screen(screen(config, ascii=self.ascii))
 
     def action_solutions(self) -> None:
         """Open the solutions screen: find every solution for the form's N and seed."""
-        config = self._config_for_screen()
-        if config is not None:
-            self.app.push_screen(SolutionsScreen(config, ascii=self.ascii))
+        self._open_on_form(SolutionsScreen)
 
     def action_race(self) -> None:
         """Open the race screen: the form's GA against a preset, on the same N and seed."""
-        config = self._config_for_screen()
-        if config is not None:
-            self.app.push_screen(RaceScreen(config, ascii=self.ascii))
+        self._open_on_form(RaceScreen)
 
     def action_help(self) -> None:
         """Show every key, generated from the bindings."""

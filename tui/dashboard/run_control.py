@@ -18,6 +18,7 @@ from tui.dashboard.history_series import HistorySeries
 from tui.dashboard.painter import Painter
 from tui.dashboard.recording import DashboardRecording
 from tui.dashboard.reproduce import recorded_run_command, reproduce_command
+from tui.dashboard.speed import faster, slower
 from tui.dashboard.time_travel import TimeTravel
 from tui.dashboard.widgets import EngineRunner, StatusLine
 
@@ -166,8 +167,12 @@ class RunControl:
             self.painter.repaint(force=True)
 
     def change_speed(self, steps: int) -> None:
-        """Raise (or, for negative ``steps``, lower) the engine's speed limit."""
-        self.runner.set_speed(self.runner.speed_index + steps)
+        """Raise (or, for negative ``steps``, lower) the engine's speed limit by that many of
+        :data:`~tui.dashboard.speed.SPEED_STEPS`."""
+        limit = self.runner.speed_limit
+        for _ in range(abs(steps)):
+            limit = faster(limit) if steps > 0 else slower(limit)
+        self.runner.set_speed(limit)
         self.painter.paint_status()
 
     def run_command(self) -> str | None:

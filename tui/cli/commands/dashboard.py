@@ -9,6 +9,7 @@ from engine import Config
 from tui.cli.config_flags import add_config_flags, config_from_args, run_flags_given
 from tui.cli.exit_codes import EXIT_USAGE
 from tui.cli.glyph_flags import add_glyph_flags, dashboard_draws_ascii, glyphs_asked
+from tui.cli.speed_flag import add_speed_flag, chosen_speed
 from tui.cli.store_flags import add_dashboard_record_flags, refuse_label_unrecorded
 
 if TYPE_CHECKING:
@@ -19,6 +20,7 @@ def add_parser(commands: argparse._SubParsersAction) -> None:  # type: ignore[ty
     """Add ``tui`` to the ``queens`` subcommands."""
     parser = commands.add_parser("tui", help="open the dashboard with the form prefilled")
     add_glyph_flags(parser)
+    add_speed_flag(parser, "the preset's: 5 for the showcase, else unlimited")
     add_dashboard_record_flags(parser)
     add_config_flags(parser)
     parser.set_defaults(handler=run)
@@ -26,11 +28,21 @@ def add_parser(commands: argparse._SubParsersAction) -> None:  # type: ignore[ty
 
 def run(args: argparse.Namespace) -> int:
     """Handle ``queens tui``."""
+    from tui.dashboard.speed import OPENING_SPEED, preset_speed
+
     # No run flag at all: the showcase run (``tui/showcase.py``), not the bare defaults.
     refuse_label_unrecorded(args.label, args.record, "--record (not --no-record)")
-    config = config_from_args(args) if run_flags_given(args) else None
+    given = run_flags_given(args)
+    # A preset carries its speed: ``--preset showcase`` is the opening screen's demonstration.
+    speed = chosen_speed(args, preset_speed(args.preset) if given else OPENING_SPEED)
+    config = config_from_args(args) if given else None
     return dashboard(
-        config, glyphs_asked(args), record=args.record, store=args.store, label=args.label
+        config,
+        glyphs_asked(args),
+        record=args.record,
+        store=args.store,
+        label=args.label,
+        speed=speed,
     )
 
 
@@ -41,11 +53,13 @@ def dashboard(
     record: bool = True,
     store: str | None = None,
     label: str | None = None,
+    speed: float | None = None,
 ) -> int:
-    """Open the dashboard (``config`` prefills the form; ``None``: the defaults).
+    """Open the dashboard (``config`` prefills the form; ``None``: the showcase).
 
     ``glyphs`` is what ``--ascii`` or ``--unicode`` asked for; ``None`` leaves it to
     ``$QUEENS_GLYPHS`` and then the locale (:func:`tui.dashboard.terminal.choose_glyphs`).
+    ``speed`` is the speed limit to open with, in generations per second (``None``: unlimited).
 
     Runs are recorded in the run store unless ``record`` is false (the form can switch it),
     each from its first step, labelled ``label``.
@@ -66,5 +80,6 @@ def dashboard(
         record=record,
         store=store,
         label=label,
+        speed=speed,
     )
     return run_dashboard(app)

@@ -6,6 +6,7 @@ import argparse
 
 from tui.cli.exit_codes import EXIT_USAGE
 from tui.cli.glyph_flags import add_glyph_flags, dashboard_draws_ascii, glyphs_asked
+from tui.cli.speed_flag import add_speed_flag, chosen_speed
 from tui.cli.store_flags import (
     add_run_argument,
     add_store_flag,
@@ -22,10 +23,12 @@ def add_parser(commands: argparse._SubParsersAction) -> None:  # type: ignore[ty
         help="the dashboard on a recorded run, in time-travel mode",
         description="Open the dashboard on a recorded run at its last generation: [ and ] "
         "step one generation back and forward, { and } ten, g jumps to a generation, end "
-        "returns to the last. Exit code 2 on an unknown run or a damaged file.",
+        "returns to the last; space plays it back (at 10 generations a second unless --speed "
+        "says otherwise). Exit code 2 on an unknown run or a damaged file.",
     )
     add_run_argument(parser)
     add_glyph_flags(parser)
+    add_speed_flag(parser, "10, watchable")
     add_store_flag(parser)
     parser.set_defaults(handler=run)
 
@@ -34,7 +37,9 @@ def add_parser(commands: argparse._SubParsersAction) -> None:  # type: ignore[ty
 def run(args: argparse.Namespace) -> int:
     """Handle ``queens replay``."""
     from tui.dashboard.app import QueensApp
+    from tui.dashboard.speed import REPLAY_SPEED
 
+    speed = chosen_speed(args, REPLAY_SPEED)  # a bad flag is refused before the store opens
     store, run_id = open_run(args.run, args.store)  # refuse a bad RUN before the screen opens
     info = store.run(run_id)
     store.close()
@@ -55,5 +60,6 @@ def run(args: argparse.Namespace) -> int:
         record=True,
         store=args.store,
         replay=replay,
+        speed=speed,
     )
     return run_dashboard(app)

@@ -16,17 +16,23 @@ from textual.binding import Binding, BindingType
 from tui.dashboard.screens import RaceScreen, SolutionsScreen
 from tui.dashboard.screens.ancestry import AncestryScreen
 from tui.dashboard.screens.help import described
-from tui.dashboard.widgets import PopulationTable
+from tui.dashboard.widgets import ParamForm, PopulationTable
 
 QUIT: Final = Binding("q", "app.quit", "Quit", id="quit")
 """Quits from the main screen, and from the screens where no other dashboard key acts."""
 
 MAIN_BINDINGS: Final[list[BindingType]] = [
+    # The footer's word for space: "Run" while paused, "Pause" while running (shorter than
+    # both, so that 80 columns keep ^p palette); see footer_says. Not in help nor the palette.
+    # The footer shows the first binding of a key that acts: these two come first.
+    Binding("space", "toggle_run('run')", "Run"),
+    Binding("space", "toggle_run('pause')", "Pause"),
     Binding(
         "space",
         "toggle_run",
         "Run/Pause",
         id="toggle-run",
+        show=False,  # the footer says the half that applies now, above
         tooltip="in the past (REPLAY): play the record back from the generation shown",
     ),
     Binding(
@@ -39,7 +45,11 @@ MAIN_BINDINGS: Final[list[BindingType]] = [
     Binding("r", "new_run", "New", id="new-run", tooltip="start a new run from the form"),
     Binding("f", "focus_form", "Form", id="focus-form", tooltip="edit the parameters"),
     Binding("t", "focus_table", "Table", id="focus-table", tooltip="enter inspects a row"),
-    Binding("b", "back_to_best", "Best", id="back-to-best", tooltip="board shows the best"),
+    # Out of the footer: it matters while an individual is inspected, and the inspected
+    # individual's panel says it then.
+    Binding(
+        "b", "back_to_best", "Best", id="back-to-best", show=False, tooltip="board shows the best"
+    ),
     Binding(
         "plus,equals_sign",
         "faster",
@@ -129,7 +139,7 @@ MAIN_BINDINGS: Final[list[BindingType]] = [
         id="go-live",
         show=False,
         priority=True,  # the population table would take `end` for itself
-        tooltip="back to the live run",
+        tooltip="back to the live run (in a replay from l: the run that waits behind it)",
     ),
     Binding(
         "p",
@@ -165,7 +175,7 @@ MAIN_BINDINGS: Final[list[BindingType]] = [
         "Chart",
         id="y-axis",
         show=False,
-        tooltip="chart: fitness / conflicts / diversity explained",
+        tooltip="fitness / conflicts / diversity explained",
     ),
     Binding("question_mark", "help", "Help", key_display="?", id="help"),
     QUIT,
@@ -179,11 +189,18 @@ TRAVEL_ACTIONS: Final = frozenset(
 """The time-travel keys' actions: in the form, their keys are the form's."""
 
 
+def footer_says(parameters: tuple[object, ...], state: str) -> bool:
+    """Whether the footer's space binding with these parameters (``'run'`` or ``'pause'``)
+    is the one to show in run state ``state``."""
+    return (parameters[0] == "pause") == (state == "running")
+
+
 def help_sections() -> list[tuple[str, list[Binding]]]:
     """The help screen's sections: a title and the documented bindings of each part."""
     return [
         ("Everywhere", described(MAIN_BINDINGS)),
         ("Population table", described(PopulationTable.BINDINGS)),
+        ("Form (f)", described(ParamForm.BINDINGS)),
         ("Solutions screen (s)", described(SolutionsScreen.BINDINGS)),
         ("Race screen (x)", described(RaceScreen.BINDINGS)),
         ("Ancestry screen (w)", described(AncestryScreen.BINDINGS)),

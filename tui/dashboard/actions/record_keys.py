@@ -1,8 +1,9 @@
 """The record keys: ``l`` lists the recorded runs to replay or continue, ``e`` exports the run.
 
 A replayed run opens in time travel at its last generation (see
-:class:`~tui.dashboard.actions.travel_keys.TravelKeys`); a continued run goes on here,
-recorded in the same run of the store.
+:class:`~tui.dashboard.actions.travel_keys.TravelKeys`); the live run waits behind it, paused,
+and ``end`` comes back to it (:class:`~tui.dashboard.actions.parked_run.ParkedRun`). A
+continued run goes on here, recorded in the same run of the store.
 """
 
 from __future__ import annotations
@@ -15,10 +16,12 @@ from typing import Any
 from textual.message import Message
 from textual.screen import Screen
 
+from tui.dashboard.actions.parked_run import ParkedRun
 from tui.dashboard.actions.travel_keys import TravelKeys
 from tui.dashboard.history_series import HistorySeries
 from tui.dashboard.painter import Painter
 from tui.dashboard.run_control import RunControl
+from tui.dashboard.speed import REPLAY_SPEED
 from tui.dashboard.widgets import ParamForm, StatusLine
 from tui.lab.store import RunStore
 
@@ -56,6 +59,8 @@ class RecordKeys:
         self.travel_keys = travel_keys
         self.painter = painter
         self.status = status
+        self.parked: ParkedRun | None = None
+        """The live run waiting behind a replay, if any."""
 
     def say_not_recorded(self, text: str) -> None:
         """Recording stopped (the store refused a write): the run goes on, unrecorded."""
@@ -72,16 +77,19 @@ class RecordKeys:
         except StoreError as error:
             self.screen.notify(str(error), title="Run store", severity="error", timeout=8)
             return
+        was_running = self.runner.running
         self.run_control.pause()
 
         def chosen(choice: tuple[str, int] | None) -> None:
             if choice is None:
+                if was_running and not self.runner.running:
+                    self.run_control.toggle()  # nothing chosen: the run goes on as it went
                 return
             what, run_id = choice
             if what == "resume":
                 self.resume(run_id)
-            else:
-                self.replay(run_id)
+            elif self.replay(run_id) and self.runner.speed_limit is None:
+                self.runner.set_speed(REPLAY_SPEED)  # unlimited, it would play back as a blur
 
         self.screen.app.push_screen(RunsScreen(infos, str(self.recording.path)), chosen)
 
@@ -106,20 +114,34 @@ class RecordKeys:
         from tui.lab.record_version import refuse_newer
         from tui.lab.store import StoreError
 
+        parked = None
         try:
             if store is None:
                 store = self.recording.store()
             info = store.run(run_id)
             refuse_newer(info, f"{store.path}: run {run_id}")  # before the live run is let go
-            self.runner.stop()
-            self.recording.end()
-            self.runner.algorithms = ()
+            parked = ParkedRun.park(self.run_control, self.status)
+            if parked is None:
+                self.runner.stop()
+                if self.parked is None:  # else its record stays open for it
+                    self.recording.end()
+                self.runner.algorithms = ()
             self.travel.attach(store, run_id, replay_only=True)
             last = self.travel.last_generation()
             stored = self.travel.history()
         except StoreError as error:
+            if parked is not None:
+                parked.restore(self.run_control, self.status, self.screen.query_one(ParamForm))
             self.screen.notify(str(error), title="Replay", severity="error", timeout=8)
             return False
+        if parked is not None:
+            self.parked = parked
+            self.screen.notify(
+                f"The live run waits behind, paused at generation {parked.generation:,}: "
+                "end comes back to it.",
+                title=f"Replaying run {run_id}",
+                timeout=6,
+            )
         run = self.run_control.run
         run.latest = run.inspected = None  # the last run's generation is not the record's
         run.series = HistorySeries()
@@ -132,6 +154,33 @@ class RecordKeys:
         self.painter.reset()
         self.travel_keys.show_generation(last)
         return True
+
+    def back_to_parked(self) -> bool:
+        """``end`` in a replay: back to the live run left behind (``False``: there is none)."""
+        parked, self.parked = self.parked, None
+        if parked is None:
+            return False
+        parked.restore(self.run_control, self.status, self.screen.query_one(ParamForm))
+        self.screen.notify(
+            f"Back to the live run at generation {parked.generation:,}: space goes on.",
+            timeout=4,
+        )
+        return True
+
+    def replaced_parked(self) -> None:
+        """A new run replaced the run left behind, if there was one: say so."""
+        left_behind = self.forget_parked()
+        if left_behind:
+            self.screen.notify(left_behind, timeout=4)
+
+    def forget_parked(self) -> str:
+        """A new or continued run replaces the one left behind: a sentence that says so, or
+        ``""`` when there was none (its record is ended by the recording)."""
+        parked, self.parked = self.parked, None
+        if parked is None:
+            return ""
+        label = f" ({parked.run_label}, kept: l lists it)" if parked.run_label else ""
+        return f"The run left behind at generation {parked.generation:,} is ended{label}."
 
     def _show_config(self, values: Mapping[str, Any]) -> None:
         """Put a record's config in the form: the run shown is the one ``r`` starts again."""
@@ -167,6 +216,7 @@ class RecordKeys:
         except (StoreError, ValueError) as error:
             self.screen.notify(str(error), title="Resume", severity="error", timeout=8)
             return
+        left_behind = self.forget_parked()
         self.run_control.show_live()
         self.travel.detach()
         self.recording.continue_run(resumed.algorithm, resumed.recorder)
@@ -184,7 +234,10 @@ class RecordKeys:
         note = f"run {run_id} resumed at generation {snapshot.generation:,}"
         if resumed.mismatch is not None:
             note += f"; {resumed.mismatch}"
-        self.screen.notify(note + ": space runs it.", title="Resume", timeout=6)
+        note += ": space runs it."
+        if left_behind:
+            note += f" {left_behind}"
+        self.screen.notify(note, title="Resume", timeout=6)
 
     def ask_label(self) -> None:
         """Ask for a label for the run shown and keep it in its record (the palette's

@@ -1,7 +1,9 @@
 """The `x` screen: two GAs race on the same N and seed, one generation each per turn.
 
 Side A is the form's config by default, side B a preset; either select switches its side to
-another preset (or back to the form) and restarts the race at generation 0. Both runs step in
+another preset (or back to the form) and restarts the race at generation 0. ``a`` and ``b``
+choose from the keyboard (:class:`~tui.dashboard.screens.race_choice.RaceChoice`: a digit
+picks), and the focus comes back to the race, where ``space`` starts it. Both runs step in
 one thread worker (:class:`~tui.dashboard.widgets.EngineRunner`), alternately, so the race is
 fair and the same every time. The chart overlays the best conflicts of both sides: fitness
 shapes differ from GA to GA (pairs, collisions, exponential...), so their fitness values cannot
@@ -26,12 +28,14 @@ from engine import Config, GeneticAlgorithm, Snapshot
 from engine.presets import PRESETS
 from tui.dashboard.board_pictures import HEADER_LINES, Position
 from tui.dashboard.chart_ticks import axis_ticks
+from tui.dashboard.screens.race_choice import RaceChoice
 from tui.dashboard.widgets.board import Board
 from tui.dashboard.widgets.engine_runner import EngineRunner
 from tui.dashboard.widgets.preset_select import preset_options
 
 FORM: Final = "form"
 """The select value of the form's own config."""
+FORM_LABEL: Final = "form: the parameters in the form"
 SIDES: Final = ("a", "b")
 COLOURS: Final = {"a": "green", "b": "magenta"}
 """Line colours of the two sides: of the 16 standard colours, so they survive any terminal."""
@@ -84,6 +88,8 @@ class RaceScreen(Screen[None]):
     """Two boards, two status lines and one chart of both sides' best conflicts."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("a", "choose('a')", "Side A", id="race-choose-a", tooltip="the form or a preset"),
+        Binding("b", "choose('b')", "Side B", id="race-choose-b", tooltip="a preset (a digit)"),
         Binding("space", "toggle_run", "Run/Pause", id="race-toggle-run"),
         Binding("n", "step", "Step both", id="race-step", tooltip="one generation of each side"),
         Binding("escape", "back", "Back", id="race-back"),
@@ -166,7 +172,7 @@ class RaceScreen(Screen[None]):
         with Horizontal(id="race-choices"):
             yield Label("A", id="label-a")
             yield Select(
-                [("form: the parameters in the form", FORM), *choices],
+                [(FORM_LABEL, FORM), *choices],
                 value=FORM,
                 allow_blank=False,
                 compact=True,
@@ -200,7 +206,7 @@ class RaceScreen(Screen[None]):
         self._fit_layout()
         self._restart()
         # Not a select: space on a select opens it, and space here means run/pause.
-        self.query_one("#board-a", Board).focus()
+        self._focus_race()
         self.set_interval(1 / FRAME_RATE, self._repaint, name="race-repaint")
 
     def on_resize(self) -> None:
@@ -251,6 +257,12 @@ class RaceScreen(Screen[None]):
         choice = tuple(self.query_one(f"#race-{side}", Select).value for side in SIDES)
         if hasattr(self, "runner") and choice != self._raced:
             self._restart()
+        # Back to the race, chosen with the mouse or the keyboard: space there means run/pause
+        # (on a select it would open the list again).
+        self._focus_race()
+
+    def _focus_race(self) -> None:
+        self.query_one("#board-a", Board).focus()
 
     # Messages from the runner stop here: they concern this screen's race alone.
 
@@ -364,6 +376,20 @@ class RaceScreen(Screen[None]):
         return values
 
     # Actions ------------------------------------------------------------------------------
+
+    def action_choose(self, side: str) -> None:
+        """Choose what side ``side`` races (a digit picks); the race restarts with it."""
+        select = self.query_one(f"#race-{side}", Select)
+        choices = preset_options(self.n)
+        if side == "a":
+            choices.insert(0, (FORM_LABEL, FORM))
+
+        def chosen(value: str | None) -> None:
+            if value is not None:
+                select.value = value  # its Changed restarts the race if the choice is new
+            self._focus_race()
+
+        self.app.push_screen(RaceChoice(side.upper(), choices, select.value), chosen)
 
     def action_toggle_run(self) -> None:
         """Run or pause the race."""

@@ -59,14 +59,15 @@ def attacking_pairs(position: Position, limit: int = PAIR_LIMIT) -> list[tuple[s
     return pairs
 
 
-def keys_hint(origin: Origin | str | None) -> str | None:
+def keys_hint(origin: Origin | str | None) -> str:
     """The keys that walk an individual's family, as markup for a border: to each parent, back
-    to the child, the ancestry (``None`` where the origin is not known here)."""
+    to the child, the ancestry (where the origin is known here), and back to the best: the
+    footer has no room for ``b``, so the inspected individual's panel says it."""
     if not isinstance(origin, Origin):
-        return None
+        return "[b]b[/] best"
     parents = {0: "", 1: "[b]p[/] parent ", 2: "[b]p[/] parent [b]P[/] other "}
     child = "[b]d[/] child " if origin.parents else ""
-    return f"{parents[min(len(origin.parents), 2)]}{child}[b]w[/] ancestry"
+    return f"{parents[min(len(origin.parents), 2)]}{child}[b]w[/] ancestry [b]b[/] best"
 
 
 class ConflictList(VerticalScroll):

@@ -23,8 +23,9 @@ from textual.worker import Worker, get_current_worker
 from engine import Config, GeneticAlgorithm, Snapshot
 from tui.dashboard.memory_release import release_memory
 from tui.dashboard.run_gate import RunGate
+from tui.dashboard.speed import SPEED_STEPS
 
-SPEED_LIMITS: Final[tuple[float | None, ...]] = (1.0, 5.0, 20.0, 100.0, None)
+SPEED_LIMITS: Final = SPEED_STEPS
 """Turns (generations) per second the `+`/`-` keys choose from; ``None`` is unlimited."""
 
 STEPPED_INTERVAL: Final = 1 / 40
@@ -92,14 +93,13 @@ class EngineRunner(Widget):
 
         run_id: int
 
-    def __init__(self, *, speed_index: int = len(SPEED_LIMITS) - 1) -> None:
+    def __init__(self, *, speed_limit: float | None = None) -> None:
         super().__init__()
         self.algorithms: tuple[GeneticAlgorithm, ...] = ()
         """The current runs (empty before the first)."""
         self.run_id = 0
         """Identifies the current runs, so that messages from replaced runs can be told apart."""
-        self.speed_index = speed_index
-        """Index into :data:`SPEED_LIMITS`."""
+        self._speed_limit = speed_limit
         self._gate = RunGate()
         self._worker: Worker[None] | None = None
         self.after_step: Callable[[GeneticAlgorithm, Snapshot], None] | None = None
@@ -113,7 +113,7 @@ class EngineRunner(Widget):
     @property
     def speed_limit(self) -> float | None:
         """Turns per second allowed, or ``None`` for unlimited."""
-        return SPEED_LIMITS[self.speed_index]
+        return self._speed_limit
 
     @property
     def running(self) -> bool:
@@ -193,10 +193,10 @@ class EngineRunner(Widget):
         """Pause, then compute exactly one more turn: a generation of each run still going."""
         self._gate.request_step()
 
-    def set_speed(self, index: int) -> None:
-        """Choose a speed limit from :data:`SPEED_LIMITS` (clamped)."""
+    def set_speed(self, limit: float | None) -> None:
+        """Step at most ``limit`` turns per second (``None``: unlimited), from the next turn."""
         with self._gate.condition:
-            self.speed_index = max(0, min(len(SPEED_LIMITS) - 1, index))
+            self._speed_limit = limit
             self._gate.condition.notify_all()
 
     def _drive(self, algorithms: tuple[GeneticAlgorithm, ...], run_id: int) -> None:
@@ -228,7 +228,7 @@ class EngineRunner(Widget):
                     if self._gate.cancelled or worker.is_cancelled:
                         return
                     single = self._gate.take_turn()
-                    limit = SPEED_LIMITS[self.speed_index]
+                    limit = self._speed_limit
                     if not single and limit is not None:
                         # Slow motion: wait for the next tick, but wake at once on a key.
                         delay = next_due - time.monotonic()
@@ -246,7 +246,7 @@ class EngineRunner(Widget):
                         if self.after_step is not None:
                             self.after_step(algorithm, snapshot)
                 now = time.monotonic()
-                limit = SPEED_LIMITS[self.speed_index]
+                limit = self._speed_limit
                 # Steady ticks while running; after a pause the clock starts again from now.
                 next_due = max(next_due, started) + (1.0 / limit if limit else 0.0)
                 latest = snapshots()

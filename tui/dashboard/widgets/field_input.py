@@ -14,12 +14,23 @@ the form) were already offered to their owners before the key reached the field.
 
 from __future__ import annotations
 
+from typing import Final
+
 from textual import events
 from textual.widgets import Input
+
+FORM_CHARACTERS: Final = frozenset("/")
+"""Characters no field's value holds, left to the form: ``/`` finds a field by name."""
 
 
 class FieldInput(Input):
     """An :class:`~textual.widgets.Input` that edits at once, in the order keys arrive."""
+
+    def check_consume_key(self, key: str, character: str | None = None) -> bool:
+        """Every printable character is the field's, but those the form's keys use."""
+        if character in FORM_CHARACTERS:
+            return False
+        return super().check_consume_key(key, character)
 
     async def _on_key(self, event: events.Key) -> None:
         await super()._on_key(event)

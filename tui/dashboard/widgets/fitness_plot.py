@@ -57,7 +57,9 @@ STYLES: Final = {
 ASCII_DOTTED: Final = ":"
 """The dotted line's mark in an ASCII legend (the other marks read as ``=``, ``-``, ``.``)."""
 RIGHT_AXIS: Final = 2
-"""Columns of the right-hand axis (its line and a label: the diversity's 0 and 1)."""
+"""Columns of the right-hand axis: a gap and a label (the diversity's 1 at the top, 0 at the
+bottom). It draws no line of its own: the chart's panel border, the next column, is the axis;
+a line here ran beside the border, and the axis looked drawn twice."""
 
 METRICS: Final = ("fitness", "conflicts", "explained")
 """The chart's views, in the order ``c`` cycles them."""
@@ -393,7 +395,7 @@ class FitnessPlot(Widget):
             segments.append(Segment("┤" if r in labels else "│", axis))
             segments += line_segments(codes[r], owner[r], colours, base)
             side = right.get(r) if right else None
-            segments.append(Segment("│ " if side is None else f"├{side}", axis))
+            segments.append(Segment(" " + (side or " "), axis))
             strips.append(Strip(segments).crop(0, width).extend_cell_length(width, base))
         return strips
 

@@ -5,18 +5,20 @@ The fields are generated from :data:`engine.FIELDS` and laid out by
 checked by the engine's own :meth:`Config.check` on the whole form, so a message names the
 field, the value and what is allowed, and cross-field rules are caught too; each message is
 shown whole under its field. The form guides: a field that means nothing with the current
-choices is dimmed, the operator selects offer only what fits the encoding (and switch when the
-encoding does), and the help of the focused field stays visible under the fields. Nothing is
-ever reset behind the user's back: a bad value stays in its field until the user fixes it.
+choices is dimmed (and ``Tab`` passes it by), the operator selects offer only what fits the
+encoding (and switch when the encoding does), and the help of the focused field stays visible
+under the fields; ``/`` and a field's name jump to it. Nothing is ever reset behind the user's
+back: a bad value stays in its field until the user fixes it.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Final
+from typing import Any, ClassVar, Final
 
 from textual import events, on
 from textual.app import ComposeResult
+from textual.binding import BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.css.query import NoMatches
 from textual.message import Message
@@ -35,7 +37,9 @@ from tui.dashboard.form_guide import (
     grouped_fields,
     not_applying_note,
 )
+from tui.dashboard.widgets.field_finder import FieldFinder
 from tui.dashboard.widgets.field_input import FieldInput
+from tui.dashboard.widgets.form_navigation import FORM_BINDINGS, move_past_dimmed
 from tui.dashboard.widgets.preset_select import PresetSelect, matching_preset, preset_choice
 
 BOOL_FIELDS: Final = tuple(name for name, spec in FIELDS.items() if isinstance(spec.default, bool))
@@ -81,6 +85,8 @@ class ConfigFieldValidator(Validator):
 
 class ParamForm(Vertical):
     """Every engine setting in sections, with inline validation and a help line."""
+
+    BINDINGS: ClassVar[list[BindingType]] = FORM_BINDINGS
 
     DEFAULT_CSS = """
     ParamForm {
@@ -139,6 +145,12 @@ class ParamForm(Vertical):
     ParamForm .field-error.-shown {
         display: block;
     }
+    ParamForm #form-find {
+        display: none;
+    }
+    ParamForm.-finding #form-find {
+        display: block;
+    }
     ParamForm #form-help {
         height: 3;
         color: $text-muted;
@@ -185,6 +197,7 @@ class ParamForm(Vertical):
                     id="field-record",
                 )
         yield Static(PRESET_HELP, id="form-help")
+        yield FieldFinder(id="form-find")
 
     def _field(self, name: str) -> ComposeResult:
         spec = FIELDS[name]
@@ -394,6 +407,27 @@ class ParamForm(Vertical):
         screen = self.screen
         if screen.focused is field and not screen.can_view_entire(field):
             screen.scroll_to_center(field, origin_visible=True)
+
+    def field_names(self) -> list[str]:
+        """Every field's name as the form shows it, in the form's order."""
+        return [str(label.content) for label in self.query(".field Label").results(Label)]
+
+    def dimmed(self, widget: Widget) -> bool:
+        """Whether ``widget`` is (in) a field that means nothing with the current choices."""
+        return any(node.has_class("-inapplicable") for node in widget.ancestors_with_self)
+
+    def action_next_field(self, forward: bool) -> None:
+        """Tab: the next (or previous) field that means something."""
+        move_past_dimmed(self, forward=forward)
+
+    def holds(self, widget: Widget) -> bool:
+        """Whether ``widget`` is in the form."""
+        return self in widget.ancestors
+
+    def action_find_field(self) -> None:
+        """``/``: a line at the form's foot to type a field's name in; enter goes there."""
+        help_line = self.query_one("#form-help", Static)
+        self.query_one(FieldFinder).open(self, self.field_names(), help_line)
 
     def first_invalid(self) -> Widget | None:
         """The first field at fault, to put the cursor on."""

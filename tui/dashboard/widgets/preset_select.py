@@ -79,9 +79,13 @@ def preset_choice(name: str, n: int | None, seed: int | None = None) -> PresetCh
 
 
 def matching_preset(config: Config) -> str | None:
-    """The preset the config is (at its N and seed), if any: what ``--preset NAME`` gave."""
+    """The preset the config is (at its seed), if any: what ``--preset NAME`` gave.
+
+    N is one of the preset's values: a config with every other field of a preset, at another
+    board size, is not that preset (``showcase`` is 28 queens), and the form says ``custom``.
+    """
     for name, preset in PRESETS.items():
-        if preset.allowed_n is not None and config.n not in preset.allowed_n:
+        if config.n != preset.native_n:
             continue
         try:
             if preset.config(config.n, seed=config.seed) == config:
