@@ -12,7 +12,7 @@ OLDEST_NUMPY := $(shell sed -n 's/^ *"numpy>=\([0-9.]*\)",*$$/\1/p' pyproject.to
 OLDEST       := $(VENV)/oldest-numpy
 OLDEST_STAMP := $(OLDEST)/.installed-stamp
 
-.PHONY: run test test-oldest bench screenshots lint clean
+.PHONY: run test check test-oldest bench screenshots lint clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -36,6 +36,14 @@ test: $(STAMP)
 	$(BIN)/lint-imports --no-logo
 	$(BIN)/pytest -q -n 2 --dist worksteal
 	$(MAKE) --no-print-directory test-oldest
+
+# The fast loop while working: the same checks, and the tests not marked slow (about a minute).
+check: $(STAMP)
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+	$(BIN)/mypy engine tui
+	$(BIN)/lint-imports --no-logo
+	$(BIN)/pytest -q -n 2 --dist worksteal -m "not slow"
 
 $(OLDEST_STAMP): pyproject.toml | $(BIN)/python
 	test -n "$(OLDEST_NUMPY)"

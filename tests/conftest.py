@@ -6,6 +6,7 @@ import os
 import subprocess
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Final
 
 import pytest
 
@@ -43,3 +44,32 @@ def small_disk(tmp_path: Path) -> Iterator[Path]:
         yield mount_point
     finally:
         subprocess.run(["umount", "-l", str(mount_point)], check=False)
+
+
+SLOW_FOLDERS: Final = ("dashboard", "serve", "corpus")
+"""Folders of tests that drive a whole app, a browser or many recorded runs."""
+SLOW_FILES: Final = frozenset(
+    {
+        "test_signals.py",
+        "test_sweep_signals.py",
+        "test_terminal_goes_away.py",
+        "test_fresh_account.py",
+        "test_count_on_workers.py",
+        "test_scheduler_doors.py",
+        "test_sweep_run.py",
+        "test_presets.py",
+        "test_memetic_footprint.py",
+        "test_memetic_peak.py",
+        "test_json_output.py",
+        "test_rerun_line.py",
+    }
+)
+"""Files of tests that start processes, clusters or large runs."""
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Mark the slow tests ``slow``: ``make check`` runs the others, in about a minute."""
+    for item in items:
+        path = Path(str(item.path))
+        if path.name in SLOW_FILES or any(part in SLOW_FOLDERS for part in path.parts[-3:-1]):
+            item.add_marker(pytest.mark.slow)
