@@ -25,6 +25,7 @@ What lives where:
   the checked conversion of rows read back.
 - :mod:`.run_writes`: begin, claim, record, end, truncate and delete a run.
 - :mod:`.run_reads`: runs, stats, solutions, keyframes, a portable run file, the store's size.
+- :mod:`.run_size`: what a run's record takes, as its record budget counts it.
 - :mod:`.sweep_tables`: sweeps and their results.
 - :mod:`.count_tables`: exact counts split into parts, each part's count (tables made when a
   count is first kept); :mod:`.count_store`: :class:`~.count_store.CountStore`, the store as a

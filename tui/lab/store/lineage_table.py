@@ -279,6 +279,16 @@ def delete_lineage_after(connection: sqlite3.Connection, run_id: int, after: int
         )
 
 
+def delete_lineage_off(connection: sqlite3.Connection, run_id: int, spacing: int) -> None:
+    """Forget the lineage of the run's generations that are not multiples of ``spacing``
+    (inside a transaction): a record thinned to its budget recomputes them when asked."""
+    if _has_table(connection):
+        connection.execute(
+            "DELETE FROM lineage WHERE run_id = ? AND generation % ? != 0",
+            (run_id, int(spacing)),
+        )
+
+
 def lineage_pieces(
     store: StoreConnection, run_id: int, top: int
 ) -> Iterator[tuple[int, KeptFamily] | InPlaceStretch]:
