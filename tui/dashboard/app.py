@@ -41,6 +41,7 @@ from tui.dashboard.screens import RaceScreen, SolutionsScreen
 from tui.dashboard.screens.too_small import TooSmallScreen
 from tui.dashboard.settings import load_settings, save_setting
 from tui.dashboard.showcase import SHOWCASE, SHOWCASE_SPEED
+from tui.dashboard.stop_rule import with_stop_rule
 from tui.dashboard.terminal import ASCII_CLASS, SIXTEEN_COLOURS_CLASS
 
 MIN_WIDTH: Final = 80
@@ -53,7 +54,8 @@ class QueensApp(App[None]):
 
     Args:
         config: Prefills the form (``None``: the showcase run, :mod:`tui.dashboard.showcase`,
-            at its opening speed limit).
+            at its opening speed limit, with the dashboard's stop rule,
+            :mod:`tui.dashboard.stop_rule`).
         ascii: Draw ASCII only: borders, charts, marks and the board.
         colours: The colours the terminal is drawn in, as
             :func:`~tui.dashboard.terminal.colour_count` finds them (the command line passes
@@ -63,6 +65,7 @@ class QueensApp(App[None]):
         record: Record runs in the run store (the form's toggle starts so).
         store: The run store's path (``None``: ``$QUEENS_STORE`` or the user data folder).
         replay: Open on this recorded run (an id, or a run file's path) in time travel.
+        record_budget: Bytes each run's record may take (``None``: the default, 64 MB).
     """
 
     CSS_PATH = "app.tcss"
@@ -87,6 +90,7 @@ class QueensApp(App[None]):
         record: bool = False,
         store: str | None = None,
         replay: int | str | None = None,
+        record_budget: int | None = None,
     ) -> None:
         super().__init__()
         self.ascii = ascii
@@ -96,7 +100,7 @@ class QueensApp(App[None]):
         self._ascii_filter = AsciiFilter()
         self.set_class(ascii, ASCII_CLASS, update=False)
         self.set_class(colours is not None and colours <= 16, SIXTEEN_COLOURS_CLASS, update=False)
-        self.initial_config = config if config is not None else SHOWCASE
+        self.initial_config = config if config is not None else with_stop_rule(SHOWCASE)
         """The config the form starts with."""
         self.opening_speed = None if config is not None else SHOWCASE_SPEED
         """The showcase's speed limit, or ``None`` (unlimited) for a config given."""
@@ -109,6 +113,7 @@ class QueensApp(App[None]):
             record=record,
             store=store,
             replay=replay,
+            record_budget=record_budget,
         )
         self._mounted = False
         self._notices = RepeatedNotices()

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from engine import GeneticAlgorithm, Snapshot
+from tui.lab.record_budget import RECORD_BUDGET
 from tui.lab.store import RunStore, StoreError, store_path
 
 
@@ -22,6 +23,7 @@ class DashboardRecording:
     Args:
         store: The store's path (``None``: ``$QUEENS_STORE`` or the user data directory).
         enabled: Record new runs (the form's toggle changes it).
+        budget: Bytes each run's record may take (``--record-budget``; the form changes it).
         on_error: Called (from any thread) once when recording fails; recording then stops
             for that run, and the run goes on.
     """
@@ -31,10 +33,13 @@ class DashboardRecording:
         store: str | Path | None,
         *,
         enabled: bool,
+        budget: int = RECORD_BUDGET,
         on_error: Callable[[str], None] = lambda message: None,
     ) -> None:
         self.path = store_path(store)
         self.enabled = enabled
+        self.budget = budget
+        """Bytes each new run's record may take."""
         self._on_error = on_error
         self._store: RunStore | None = None
         self._recorder: Any = None
@@ -73,7 +78,7 @@ class DashboardRecording:
         from tui.lab.recorder import Recorder
 
         try:
-            recorder = Recorder(self.store(), algorithm, label=label)
+            recorder = Recorder(self.store(), algorithm, label=label, record_budget=self.budget)
         except StoreError as error:
             self.failure = str(error)
             self._on_error(str(error))

@@ -11,6 +11,8 @@ from __future__ import annotations
 import re
 from typing import Final
 
+from engine import ConfigError
+
 RECORD_BUDGET: Final = 64 * 2**20
 """Bytes a run's record may take by default (64 MB)."""
 LEAST_BUDGET: Final = 64 * 2**10
@@ -24,14 +26,12 @@ ALLOWED: Final = "a size from 64KB to 1024GB, such as 64MB or 512KB (KB, MB, GB:
 """What a budget may be, in words (error messages say it)."""
 
 
-class RecordBudgetError(ValueError):
-    """A budget that is not a size, or out of range; the message names the field and value."""
+class RecordBudgetError(ConfigError):
+    """A budget that is not a size, or out of range; the message names the field and value
+    (a :class:`~engine.ConfigError`, so the command line reports it as it does a config's)."""
 
     def __init__(self, text: str, field: str = "record-budget") -> None:
-        self.field = field
-        self.value = text
-        shown = text if len(text) <= 40 else text[:37] + "..."
-        super().__init__(f"{field}: {shown!r} is not allowed; {ALLOWED}")
+        super().__init__(field, text if len(text) <= 40 else text[:37] + "...", ALLOWED)
 
 
 def parse_budget(text: str, field: str = "record-budget") -> int:

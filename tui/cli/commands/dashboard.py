@@ -9,7 +9,7 @@ from engine import Config
 from tui.cli.config_flags import add_config_flags, config_from_args, run_flags_given
 from tui.cli.exit_codes import EXIT_USAGE
 from tui.cli.glyph_flags import add_glyph_flags, dashboard_draws_ascii, glyphs_asked
-from tui.cli.store_flags import add_dashboard_record_flags
+from tui.cli.store_flags import add_dashboard_record_flags, record_budget_of
 
 if TYPE_CHECKING:
     from tui.dashboard.terminal import Glyphs
@@ -26,9 +26,28 @@ def add_parser(commands: argparse._SubParsersAction) -> None:  # type: ignore[ty
 
 def run(args: argparse.Namespace) -> int:
     """Handle ``queens tui``."""
-    # No run flag at all: the showcase run (``tui/showcase.py``), not the bare defaults.
-    config = config_from_args(args) if run_flags_given(args) else None
-    return dashboard(config, glyphs_asked(args), record=args.record, store=args.store)
+    budget = record_budget_of(args)
+    return dashboard(
+        dashboard_config(args),
+        glyphs_asked(args),
+        record=args.record,
+        store=args.store,
+        record_budget=budget,
+    )
+
+
+def dashboard_config(args: argparse.Namespace) -> Config | None:
+    """The config the flags give the form, with the dashboard's stop rule unless
+    ``--stagnation`` says otherwise (``none``: without); ``None`` without a run flag: the
+    showcase run (``tui/showcase.py``), not the bare defaults, which the app gives the rule."""
+    if not run_flags_given(args):
+        return None
+    config = config_from_args(args)
+    if args.stagnation is not None:
+        return config
+    from tui.dashboard.stop_rule import with_stop_rule
+
+    return with_stop_rule(config)
 
 
 def dashboard(
@@ -37,13 +56,15 @@ def dashboard(
     *,
     record: bool = True,
     store: str | None = None,
+    record_budget: int | None = None,
 ) -> int:
     """Open the dashboard (``config`` prefills the form; ``None``: the defaults).
 
     ``glyphs`` is what ``--ascii`` or ``--unicode`` asked for; ``None`` leaves it to
     ``$QUEENS_GLYPHS`` and then the locale (:func:`tui.dashboard.terminal.choose_glyphs`).
 
-    Runs are recorded in the run store unless ``record`` is false (the form can switch it).
+    Runs are recorded in the run store unless ``record`` is false (the form can switch it),
+    each within ``record_budget`` bytes (``None``: the default; the form can change it).
     Signals and a terminal that goes away are handled by
     :func:`tui.cli.dashboard_session.run_dashboard`.
     """
@@ -54,5 +75,12 @@ def dashboard(
     ascii = dashboard_draws_ascii(glyphs)
     if ascii is None:
         return EXIT_USAGE
-    app = QueensApp(config=config, ascii=ascii, colours=colour_count(), record=record, store=store)
+    app = QueensApp(
+        config=config,
+        ascii=ascii,
+        colours=colour_count(),
+        record=record,
+        store=store,
+        record_budget=record_budget,
+    )
     return run_dashboard(app)

@@ -7,9 +7,11 @@ import argparse
 from tui.cli.exit_codes import EXIT_USAGE
 from tui.cli.glyph_flags import add_glyph_flags, dashboard_draws_ascii, glyphs_asked
 from tui.cli.store_flags import (
+    add_record_budget_flag,
     add_run_argument,
     add_store_flag,
     open_run,
+    record_budget_of,
     reporting_store_errors,
     run_id_of,
 )
@@ -26,6 +28,7 @@ def add_parser(commands: argparse._SubParsersAction) -> None:  # type: ignore[ty
     )
     add_run_argument(parser)
     add_glyph_flags(parser)
+    add_record_budget_flag(parser)
     add_store_flag(parser)
     parser.set_defaults(handler=run)
 
@@ -35,6 +38,7 @@ def run(args: argparse.Namespace) -> int:
     """Handle ``queens replay``."""
     from tui.dashboard.app import QueensApp
 
+    budget = record_budget_of(args)  # for the runs continued (c) or started (r) from it
     store, run_id = open_run(args.run, args.store)  # refuse a bad RUN before the screen opens
     info = store.run(run_id)
     store.close()
@@ -55,5 +59,6 @@ def run(args: argparse.Namespace) -> int:
         record=True,
         store=args.store,
         replay=replay,
+        record_budget=budget,
     )
     return run_dashboard(app)

@@ -153,7 +153,12 @@ class RecordKeys:
         from tui.lab.store import StoreError
 
         try:
-            resumed = resume(self.recording.store(), run_id, whole_history=True)
+            resumed = resume(
+                self.recording.store(),
+                run_id,
+                whole_history=True,
+                record_budget=self.recording.budget,
+            )
         except (StoreError, ValueError) as error:
             self.screen.notify(str(error), title="Resume", severity="error", timeout=8)
             return
