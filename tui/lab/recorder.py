@@ -373,8 +373,8 @@ class Recorder:
             raise RecordBudgetReached(
                 f"run {self.run_id} reached its record budget of "
                 f"{budget_text(self._record_budget)} at generation {last:,}: every "
-                "generation's statistics alone fill it; the run goes on unrecorded "
-                "(--record-budget, or the form's record-budget, allows more)"
+                "generation's statistics alone fill it (--record-budget, or the form's "
+                "record-budget, allows more)"
             )
 
     def _thin(self) -> tuple[int, int]:
