@@ -51,7 +51,7 @@ async def measure(population: int, generations: int, store: Path) -> None:
         opened = resident_mb()
         print(f"dashboard open on the large run (generation 0): {opened:.0f} MB", flush=True)
         await pilot.press("space")
-        await until(pilot, lambda: screen.run.state == "stopped", "the large run's end")
+        await until(pilot, lambda: screen.run.state in ("stopped", "solved"), "the large run's end")
         print(
             f"the large run (N = 28, P = {population:,}) after {generations} generations: "
             f"{resident_mb():.0f} MB",

@@ -127,6 +127,12 @@ def _indices_less_one(size: int) -> npt.NDArray[np.int64]:
     return indices
 
 
+def forget_sizes() -> None:
+    """Let go of the cached offsets of the population sizes seen (a large run's are
+    megabytes; the next run makes its own)."""
+    _indices_less_one.cache_clear()
+
+
 def pack_origins(
     generation: int,
     first: npt.NDArray[np.int64],
