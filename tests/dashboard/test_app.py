@@ -397,7 +397,7 @@ async def test_an_engine_error_is_notified_and_the_app_lives_on(
 
 
 async def test_a_failing_engine_setup_is_notified(monkeypatch: pytest.MonkeyPatch) -> None:
-    def broken_init(self: GeneticAlgorithm, config: Config) -> None:
+    def broken_init(self: GeneticAlgorithm, config: Config, **options: object) -> None:
         raise MemoryError("no room")
 
     app = make_app()
