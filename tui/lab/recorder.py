@@ -351,6 +351,7 @@ class Recorder:
         size = self._store.run_size(self.run_id)
         target = int(self._record_budget * THIN_TARGET)
         last = self._last_generation
+        thinned = False
         while size.bytes > target and size.thinnable:
             if self._spacing > last and self._lineage_spacing > last:
                 break  # only generation 0 and the latest keyframe are left
@@ -365,6 +366,9 @@ class Recorder:
                 ),
             )
             size = self._store.run_size(self.run_id)
+            thinned = True
+        if thinned:
+            self._store.fold_log()
         self._record_bytes = size.bytes
         self._keyframe_bytes = self._store.keyframe_bytes(self.run_id)
         if size.bytes > self._record_budget:

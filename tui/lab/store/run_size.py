@@ -12,6 +12,8 @@ those up, so the count stays above what the file holds for the run.
 Rows deleted when a record is thinned free their pages, which SQLite keeps in the file's free
 list and fills with the next rows written (the store never vacuums and has no ``auto_vacuum``):
 the file does not shrink, but it stops growing while the record stays within its budget.
+The deletes of a thinning touch pages all over the run's tables, which the write-ahead log
+then holds; the log is folded back and cut to nothing right after (:func:`fold_log`).
 """
 
 from __future__ import annotations
@@ -50,6 +52,13 @@ class RunSize(NamedTuple):
         """Whether thinning could still free something: more than the first and the latest
         keyframe, or a lineage row."""
         return self.keyframes > 2 or self.lineage > 0
+
+
+def fold_log(store: StoreConnection) -> None:
+    """Fold the write-ahead log into the file and cut it back to nothing (after thinning: the
+    deletes touch pages all over the run's tables, and the log would keep their size)."""
+    with store.reading() as connection:
+        connection.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchall()
 
 
 def lineage_row_bytes(family: bytes | None) -> int:

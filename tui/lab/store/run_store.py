@@ -173,6 +173,10 @@ class RunStore:
         (:mod:`~tui.lab.store.run_size`)."""
         return run_size.run_size(self._store, run_id)
 
+    def fold_log(self) -> None:
+        """Fold the write-ahead log into the file and cut it back (after a thinning)."""
+        run_size.fold_log(self._store)
+
     def keyframe_before(self, run_id: int, generation: int) -> Keyframe | None:
         """The latest keyframe at or before ``generation``, or ``None``.
 
