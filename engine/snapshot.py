@@ -101,6 +101,9 @@ class History:
         self.limit = limit
         self._chunks: list[npt.NDArray[np.void]] = []
         self._chunk_starts: list[int] = []
+        self._layout: tuple[list[npt.NDArray[np.void]], list[int]] = ([], [])
+        """The chunks and their starts as one value, swapped whole: a reader in another
+        thread takes both at once (:meth:`since`)."""
         self._start = int(first_generation)
         """Generation of the first row ever appended (held or dropped)."""
         self._count = 0
@@ -124,6 +127,7 @@ class History:
         chunk[: rows.shape[0]] = rows
         self._chunks = [*self._chunks, chunk]
         self._chunk_starts = [*self._chunk_starts, first_index]
+        self._layout = (self._chunks, self._chunk_starts)
 
     def _drop_old(self) -> None:
         """Forget the chunks that hold only rows older than the last ``limit``."""
@@ -137,6 +141,7 @@ class History:
             # New lists: a reader holding the old ones still reads valid chunks.
             self._chunks = self._chunks[drop:]
             self._chunk_starts = self._chunk_starts[drop:]
+            self._layout = (self._chunks, self._chunk_starts)
 
     def append(self, stats: GenerationStats) -> None:
         """Add the next generation's row.
@@ -209,6 +214,33 @@ class History:
         if name not in STAT_COLUMNS:
             raise KeyError(name)
         return np.asarray(self._held_slice(name, start), dtype=np.float64)
+
+    def since(self, generation: int, names: Sequence[str]) -> dict[str, FloatArray]:
+        """Columns ``names`` of the rows from ``generation`` on, as float64 arrays, with the
+        ``generation`` of each row: safe to call from another thread while the run appends
+        (and lets old rows go). Rows already let go are left out: the ``generation`` column
+        says which rows came."""
+        count = self._count  # before the chunks: the rows below it are written in them
+        chunks, starts = self._layout
+        held_from = starts[0] if starts else count
+        begin = min(count, max(generation - self._start, held_from, 0))
+        result: dict[str, FloatArray] = {
+            "generation": np.arange(begin, count, dtype=np.float64) + self._start
+        }
+        for name in names:
+            if name == "generation":
+                continue
+            if name not in STAT_COLUMNS:
+                raise KeyError(name)
+            pieces = []
+            for chunk, chunk_start in zip(chunks, starts, strict=True):
+                low = max(begin, chunk_start) - chunk_start
+                high = min(count, chunk_start + chunk.shape[0]) - chunk_start
+                if high > low:
+                    pieces.append(chunk[name][low:high])
+            joined = np.concatenate(pieces) if pieces else np.empty(0)
+            result[name] = np.asarray(joined, dtype=np.float64)
+        return result
 
     def integers(self, name: str, start: int = 0) -> IntArray:
         """A count column (:data:`INTEGER_COLUMNS`) as int64, exact at any size."""

@@ -71,6 +71,7 @@ async def test_the_app_without_flags_opens_on_the_showcase_at_its_speed() -> Non
 
 async def test_the_showcase_can_be_chosen_again_after_an_edit() -> None:
     from tui.dashboard.showcase import SHOWCASE
+    from tui.dashboard.stop_rule import with_stop_rule
 
     app = QueensApp()
     async with app.run_test(size=(100, 32)) as pilot:
@@ -80,7 +81,8 @@ async def test_the_showcase_can_be_chosen_again_after_an_edit() -> None:
         app.query_one(PresetSelect).value = "showcase"
         await pilot.pause()
         chosen = app.query_one(ParamForm).config()
-        assert chosen is not None and chosen == SHOWCASE.replace(seed=chosen.seed)
+        # The dashboard's stop rule stays: the preset has no stagnation limit of its own.
+        assert chosen is not None and chosen == with_stop_rule(SHOWCASE).replace(seed=chosen.seed)
         assert app.query_one("#field-population", Input).value == "100"
 
 
@@ -395,7 +397,7 @@ async def test_an_engine_error_is_notified_and_the_app_lives_on(
 
 
 async def test_a_failing_engine_setup_is_notified(monkeypatch: pytest.MonkeyPatch) -> None:
-    def broken_init(self: GeneticAlgorithm, config: Config) -> None:
+    def broken_init(self: GeneticAlgorithm, config: Config, **options: object) -> None:
         raise MemoryError("no room")
 
     app = make_app()

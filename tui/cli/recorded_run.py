@@ -65,7 +65,11 @@ def record_to_stop(algorithm: GeneticAlgorithm, recorder: Recorder) -> Snapshot:
 
 
 def record_and_report(
-    config: Config, as_json: bool, store_flag: str | None, label: str | None
+    config: Config,
+    as_json: bool,
+    store_flag: str | None,
+    label: str | None,
+    budget: int | None = None,
 ) -> int:
     """``queens solve --record``: run to a stop rule, recording it; print as solve does.
 
@@ -75,6 +79,7 @@ def record_and_report(
     from tui.cli.headless_run import warn_when_first_population_overruns, with_seed
     from tui.cli.signals import report_interruption
     from tui.lab.engine_state import new_algorithm
+    from tui.lab.record_budget import RECORD_BUDGET
     from tui.lab.recorder import Recorder
 
     config = with_seed(config)
@@ -83,7 +88,9 @@ def record_and_report(
         recorder: Recorder | None = None
         try:
             algorithm = new_algorithm(config)
-            recorder = Recorder(store, algorithm, label=label)
+            recorder = Recorder(
+                store, algorithm, label=label, record_budget=budget or RECORD_BUDGET
+            )
             final = record_to_stop(algorithm, recorder)
         except KeyboardInterrupt as interruption:
             if recorder is None:  # before the first population was recorded
@@ -103,10 +110,11 @@ def interrupted_snapshot(algorithm: GeneticAlgorithm) -> Snapshot:
     return interrupted(algorithm.snapshot)
 
 
-def solve_recorded(config: Config, args: argparse.Namespace) -> int:
-    """``queens solve --record``: the run, recorded; a store error prints one line, exit 2."""
+def solve_recorded(config: Config, args: argparse.Namespace, budget: int | None = None) -> int:
+    """``queens solve --record``: the run, recorded (its record within ``budget`` bytes); a
+    store error prints one line, exit 2."""
     label = getattr(args, "label", None)
     recording = reporting_store_errors(
-        lambda _: record_and_report(config, args.json, args.store, label)
+        lambda _: record_and_report(config, args.json, args.store, label, budget)
     )
     return recording(args)

@@ -31,9 +31,32 @@ def add_store_flag(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--store", metavar="PATH", default=None, help=STORE_HELP)
 
 
+RECORD_BUDGET_HELP = (
+    "the most a run's record may take, e.g. 64MB, 512KB, 1GB (default: 64MB); past it, older "
+    "keyframes and lineage are thinned, every generation's statistics kept"
+)
+
+
+def add_record_budget_flag(parser: argparse.ArgumentParser) -> None:
+    """``--record-budget SIZE``."""
+    parser.add_argument("--record-budget", metavar="SIZE", default=None, help=RECORD_BUDGET_HELP)
+
+
+def record_budget_of(args: argparse.Namespace) -> int:
+    """The bytes ``--record-budget`` asks for (the default without it).
+
+    Raises:
+        ConfigError: Not a size, or out of range (naming the flag, the value, what is allowed).
+    """
+    from tui.lab.record_budget import RECORD_BUDGET, parse_budget
+
+    text = getattr(args, "record_budget", None)
+    return RECORD_BUDGET if text is None else parse_budget(text)
+
+
 def add_dashboard_record_flags(parser: argparse.ArgumentParser) -> None:
-    """``--[no-]record`` (on by default), ``--label TEXT`` and ``--store PATH``, for the
-    dashboard."""
+    """``--[no-]record`` (on by default), ``--label TEXT``, ``--record-budget SIZE`` and
+    ``--store PATH``, for the dashboard."""
     parser.add_argument(
         "--record",
         action=argparse.BooleanOptionalAction,
@@ -41,6 +64,7 @@ def add_dashboard_record_flags(parser: argparse.ArgumentParser) -> None:
         help="record runs in the run store (default: on; the form's toggle changes it)",
     )
     add_label_flag(parser, "--record, the default")
+    add_record_budget_flag(parser)
     add_store_flag(parser)
 
 
@@ -188,11 +212,13 @@ def reporting_store_errors(handler: Callable[[argparse.Namespace], int]) -> Call
 
 
 def add_record_flags(parser: argparse.ArgumentParser) -> None:
-    """``--record``, ``--label TEXT`` and ``--store PATH``, for ``queens solve``."""
+    """``--record``, ``--label TEXT``, ``--record-budget SIZE`` and ``--store PATH``, for
+    ``queens solve``."""
     parser.add_argument(
         "--record",
         action="store_true",
         help="record the run in the run store (the JSON gains run_id; see queens runs)",
     )
     add_label_flag(parser, "--record")
+    add_record_budget_flag(parser)
     add_store_flag(parser)

@@ -42,6 +42,7 @@ from tui.dashboard.screens.race_choice import RaceChoice
 from tui.dashboard.screens.too_small import TooSmallScreen
 from tui.dashboard.settings import load_settings, save_setting
 from tui.dashboard.showcase import SHOWCASE, SHOWCASE_SPEED
+from tui.dashboard.stop_rule import with_stop_rule
 from tui.dashboard.terminal import ASCII_CLASS, SIXTEEN_COLOURS_CLASS
 from tui.dashboard.theme_legibility import FRAME, frame_colour, offered_themes
 
@@ -59,7 +60,8 @@ class QueensApp(App[None]):
 
     Args:
         config: Prefills the form (``None``: the showcase run, :mod:`tui.dashboard.showcase`,
-            at its opening speed limit).
+            at its opening speed limit, with the dashboard's stop rule,
+            :mod:`tui.dashboard.stop_rule`).
         ascii: Draw ASCII only: borders, charts, marks and the board.
         colours: The colours the terminal is drawn in, as
             :func:`~tui.dashboard.terminal.colour_count` finds them (the command line passes
@@ -72,6 +74,7 @@ class QueensApp(App[None]):
         label: The label of the runs it records (``queens tui --label``), or ``None``.
         speed: The speed limit to open with, in generations per second (``None``:
             unlimited; :data:`PRESET_SPEED`: the showcase's without a config, else unlimited).
+        record_budget: Bytes each run's record may take (``None``: the default, 64 MB).
     """
 
     CSS_PATH = "app.tcss"
@@ -98,6 +101,7 @@ class QueensApp(App[None]):
         replay: int | str | None = None,
         label: str | None = None,
         speed: float | Literal["preset"] | None = PRESET_SPEED,
+        record_budget: int | None = None,
     ) -> None:
         super().__init__()
         self.ascii = ascii
@@ -107,7 +111,7 @@ class QueensApp(App[None]):
         self._ascii_filter = AsciiFilter()
         self.set_class(ascii, ASCII_CLASS, update=False)
         self.set_class(colours is not None and colours <= 16, SIXTEEN_COLOURS_CLASS, update=False)
-        self.initial_config = config if config is not None else SHOWCASE
+        self.initial_config = config if config is not None else with_stop_rule(SHOWCASE)
         """The config the form starts with."""
         if isinstance(speed, str):  # PRESET_SPEED
             speed = None if config is not None else SHOWCASE_SPEED
@@ -123,6 +127,7 @@ class QueensApp(App[None]):
             store=store,
             replay=replay,
             label=label,
+            record_budget=record_budget,
         )
         self._mounted = False
         self._notices = RepeatedNotices()

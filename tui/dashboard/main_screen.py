@@ -46,8 +46,10 @@ from tui.dashboard.widgets import (
     PopulationView,
     StatusLine,
 )
+from tui.dashboard.widgets.engine_runner import DASHBOARD_HISTORY
 from tui.dashboard.widgets.fitness_plot import legend_markup
 from tui.dashboard.widgets.population_view import VIEWS
+from tui.lab.record_budget import RECORD_BUDGET
 
 WIDE_WIDTH: Final = 100
 """From this width on the form opens beside the board (it closes while a run goes)."""
@@ -67,6 +69,8 @@ class MainScreen(Screen[None]):
         store: The run store's path (``None``: ``$QUEENS_STORE`` or the user data folder).
         replay: Open on this recorded run (an id, or a run file's path) in time travel.
         label: The label of the runs it records (``queens tui --label``), or ``None``.
+        record_budget: Bytes each run's record may take (``None``: the default; the form's
+            ``record-budget`` changes it for the next runs).
     """
 
     BINDINGS: ClassVar[list[BindingType]] = bindings.MAIN_BINDINGS
@@ -82,6 +86,7 @@ class MainScreen(Screen[None]):
         store: str | None = None,
         replay: int | str | None = None,
         label: str | None = None,
+        record_budget: int | None = None,
     ) -> None:
         super().__init__()
         self.initial_config = config
@@ -92,7 +97,12 @@ class MainScreen(Screen[None]):
         self.replay = replay
         self.run = CurrentRun()
         """What the screen shows of the current run."""
-        self.recording = DashboardRecording(store, enabled=record, on_error=self._recording_failed)
+        self.recording = DashboardRecording(
+            store,
+            enabled=record,
+            budget=record_budget or RECORD_BUDGET,
+            on_error=self._recording_failed,
+        )
         self.recording.label = label
         """Records the current run in the run store (when the form's toggle says so)."""
         self.travel = TimeTravel()
@@ -107,7 +117,12 @@ class MainScreen(Screen[None]):
     def compose(self) -> ComposeResult:
         """Status line, form (a drawer), then board, fitness and table in a grid; footer."""
         with Horizontal(id="body"):
-            yield ParamForm(self.initial_config, record=self.recording.enabled, id="form")
+            yield ParamForm(
+                self.initial_config,
+                record=self.recording.enabled,
+                record_budget=self.recording.budget,
+                id="form",
+            )
             with Vertical(id="main"):
                 # The status line sits above the board, not across the form: Textual repaints
                 # the bounding box of what changed, and a full-width line changing ten times a
@@ -123,7 +138,7 @@ class MainScreen(Screen[None]):
                         yield ConflictList(id="conflicts")
                     yield PopulationTable(ascii=self.ascii, id="table")
         yield Footer(compact=True)
-        yield EngineRunner()
+        yield EngineRunner(history_limit=DASHBOARD_HISTORY)
 
     def on_mount(self) -> None:
         """Set up the first run (paused at generation 0) and the repaint timer."""
@@ -243,7 +258,9 @@ class MainScreen(Screen[None]):
     # The run ------------------------------------------------------------------------------
 
     def start_run(self, config: Config, *, run: bool) -> bool:
-        """Replace the run (the form's record toggle says whether it is recorded)."""
+        """Replace the run (the form's record toggle says whether it is recorded, and its
+        record-budget within how many bytes)."""
+        self.recording.budget = self.form.record_budget or self.recording.budget
         if not self.run_control.start(config, run=run, record=self.form.record):
             return False
         self.record_keys.replaced_parked()

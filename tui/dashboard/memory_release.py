@@ -5,8 +5,10 @@ orders) leaves two kinds of remains when the next run replaces it: reference cyc
 the garbage collector's next full pass, and freed blocks that the C allocator keeps for itself.
 glibc keeps what the engine's thread freed in that thread's own arena, and its dynamic mmap
 threshold puts arrays of up to 32 MB on those heaps, so without help a small run that follows a
-large one goes on showing the large one's resident size. :func:`release_memory` collects the
-cycles and asks glibc to hand back every free page (``malloc_trim``); elsewhere it only collects.
+large one goes on showing the large one's resident size. The engine also keeps tables per
+shape, which a large run makes large (about 90 MB after P = 200,000 at N = 28:
+:mod:`engine.shape_caches`). :func:`release_memory` lets those go, collects the cycles and asks
+glibc to hand back every free page (``malloc_trim``); elsewhere it only collects.
 """
 
 from __future__ import annotations
@@ -16,6 +18,9 @@ import ctypes.util
 import gc
 from collections.abc import Callable
 from functools import cache
+
+from engine.shape_caches import clear_shape_caches
+from tui.lab.store.lineage_table import forget_sizes
 
 
 @cache
@@ -32,7 +37,10 @@ def _malloc_trim() -> Callable[[int], int] | None:
 
 
 def release_memory() -> None:
-    """Collect unreachable cycles, then return the allocator's free pages to the system."""
+    """Forget the engine's tables of past shapes, collect unreachable cycles, then return the
+    allocator's free pages to the system."""
+    clear_shape_caches()
+    forget_sizes()
     gc.collect()
     trim = _malloc_trim()
     if trim is not None:

@@ -116,7 +116,7 @@ class Painter:
         self.table_snapshot: Snapshot | None = None
         """The snapshot the table shows."""
         self.plotted = -1
-        """How many generations the chart shows (-1: it must be drawn again)."""
+        """The version of the series the chart shows (-1: it must be drawn again)."""
         self.explained: tuple[int, int, int, bool] | None = None
         """What the diversity-explained view was drawn from (see :meth:`explained_key`;
         ``None``: not drawn)."""
@@ -168,7 +168,7 @@ class Painter:
                 self._paint_sparks()
             if force or self.frame % PLOT_EVERY == 0:
                 self.paint_plot()
-            chart_behind = self.plotted != len(self.run.series)
+            chart_behind = self.plotted != self.run.series.version
             self.dirty = self.table_snapshot is not snapshot or chart_behind
 
     def _measure_rate(self) -> None:
@@ -271,9 +271,9 @@ class Painter:
             self.plot.show_explained(
                 {name: thinned(values, PLOT_POINTS) for name, values in columns.items()}, note
             )
-        if self.plotted == len(series):
+        if self.plotted == series.version:
             return
-        self.plotted = len(series)
+        self.plotted = series.version
         columns = series.columns
         self.plot.show(
             thinned(columns[self.x_axis], PLOT_POINTS),

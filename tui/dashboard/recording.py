@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from engine import GeneticAlgorithm, Snapshot
+from tui.lab.record_budget import RECORD_BUDGET
 from tui.lab.store import RunStore, StoreError, store_path
 
 
@@ -26,6 +27,7 @@ class DashboardRecording:
     Args:
         store: The store's path (``None``: ``$QUEENS_STORE`` or the user data directory).
         enabled: Record new runs (the form's toggle changes it).
+        budget: Bytes each run's record may take (``--record-budget``; the form changes it).
         on_error: Called (from any thread) once when recording fails; recording then stops
             for that run, and the run goes on.
         label: The label of the runs recorded (``queens tui --label``), or ``None``.
@@ -36,6 +38,7 @@ class DashboardRecording:
         store: str | Path | None,
         *,
         enabled: bool,
+        budget: int = RECORD_BUDGET,
         on_error: Callable[[str], None] = lambda message: None,
         label: str | None = None,
     ) -> None:
@@ -43,6 +46,8 @@ class DashboardRecording:
         self.enabled = enabled
         self.label = label
         """The label new records get (the palette's ``Label this run`` names one run)."""
+        self.budget = budget
+        """Bytes each new run's record may take."""
         self._on_error = on_error
         self._expected: GeneticAlgorithm | None = None
         self._expected_label: str | None = None
@@ -116,7 +121,10 @@ class DashboardRecording:
 
         try:
             recorder = Recorder(
-                self.store(), algorithm, label=self.label if label is None else label
+                self.store(),
+                algorithm,
+                label=self.label if label is None else label,
+                record_budget=self.budget,
             )
         except StoreError as error:
             self.failure = str(error)

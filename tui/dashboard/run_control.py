@@ -13,6 +13,7 @@ from typing import Protocol
 from textual.screen import Screen
 
 from engine import Config, ConfigError, GeneticAlgorithm, Snapshot
+from engine.termination import STAGNATION
 from tui.dashboard.current_run import CurrentRun
 from tui.dashboard.history_series import HistorySeries
 from tui.dashboard.painter import Painter
@@ -226,7 +227,7 @@ class RunControl:
         if self.travel.active:
             return
         self.run.latest = snapshot
-        self.status.stop_reason = snapshot.stop_reason
+        self.status.stop_reason = self._stop_words(snapshot)
         if snapshot.solved:
             self.run.state = "solved"
             self.screen.notify(
@@ -237,12 +238,21 @@ class RunControl:
         else:
             self.run.state = "stopped"
             self.screen.notify(
-                f"Stopped at generation {snapshot.generation:,}: {snapshot.stop_reason}; "
+                f"Stopped at generation {snapshot.generation:,}: {self.status.stop_reason}; "
                 f"best has {snapshot.best_conflicts} conflicts.",
                 title="Run over",
                 severity="warning",
             )
         self.painter.repaint(force=True)
+
+    def _stop_words(self, snapshot: Snapshot) -> str | None:
+        """Why the run stopped, as the status line says it: the stagnation limit with its
+        value (the dashboard sets one by default: the user should see it was that)."""
+        algorithm = self.runner.algorithm
+        limit = None if algorithm is None else algorithm.config.stagnation
+        if snapshot.stop_reason == STAGNATION and limit is not None:
+            return f"{STAGNATION}: no better in {limit:,} generations"
+        return snapshot.stop_reason
 
     def engine_failed(self, run_id: int, error: str) -> None:
         """Run ``run_id``'s engine raised: show the last generation that did complete."""

@@ -9,6 +9,7 @@ time-travel thread (:mod:`tui.dashboard.travel_worker`) computed.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
@@ -33,6 +34,12 @@ class StoredHistory:
     def column(self, name: str, start: int = 0) -> npt.NDArray[np.float64]:
         """One statistic from generation ``start`` on."""
         return np.asarray(self._columns[name][start:], dtype=np.float64)
+
+    def since(self, generation: int, names: Sequence[str]) -> dict[str, npt.NDArray[np.float64]]:
+        """Columns ``names`` (and ``generation``) of the rows from ``generation`` on."""
+        generations = self._columns["generation"]
+        start = int(np.searchsorted(generations, generation))
+        return {name: self.column(name, start) for name in ("generation", *names)}
 
 
 class TimeTravel:

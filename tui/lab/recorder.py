@@ -11,6 +11,14 @@ would pass the byte budget, the spacing doubles and the keyframes off the new gr
 so a run of any length stays within the budget while every generation stays within ``spacing``
 steps of a keyframe. The latest pause or stop also gets a keyframe (off the grid if need be),
 so a stopped run resumes without re-stepping.
+
+The whole record has a budget too (:data:`~tui.lab.record_budget.RECORD_BUDGET`, counted as
+:mod:`tui.lab.store.run_size` counts it). Past it, older detail is thinned: every generation's
+statistics stay, but the keyframes' spacing and the lineage's doubles (the keyframes and
+lineage rows off the new grid are deleted, and new ones are kept on it only) until the record
+is back under :data:`THIN_TARGET` of its budget. A thinned generation is still recomputed
+exactly, from the nearest keyframe. When the statistics alone fill the budget, recording ends
+(:class:`RecordBudgetReached`) and the run goes on unrecorded.
 """
 
 from __future__ import annotations
@@ -22,14 +30,22 @@ from typing import Any, Final
 
 from engine import GeneticAlgorithm, Snapshot
 from tui.lab.engine_state import capture
+from tui.lab.record_budget import RECORD_BUDGET, budget_text
 from tui.lab.record_version import engine_version
-from tui.lab.store import STAT_FIELDS, Batch, Keyframe, RunStore, keyframe_size
+from tui.lab.store import STAT_FIELDS, Batch, Keyframe, RunStore, StoreError, keyframe_size
 from tui.lab.store.lineage_table import (
     COMPRESSION,
     STORED,
     LineageRow,
     in_place_row,
     pack_origins,
+)
+from tui.lab.store.run_size import (
+    ARRAY_ROW,
+    KEYFRAME_ROW,
+    SOLUTION_ROW,
+    STATS_ROW,
+    lineage_row_bytes,
 )
 from tui.lab.writer_process import Writer
 
@@ -52,6 +68,14 @@ ones people watch most, and their families are dense (a child's parent is a rand
 compressing one took 2 to 4% of such a generation at P = 1000, storing it a fifth to a tenth of
 that, for about 3 bytes an individual instead of 1 to 2. This caps the bytes it costs a
 recording (a resumed run's recording has its own)."""
+THIN_TARGET: Final = 0.75
+"""A record thinned because it passed its budget is thinned until it is back under this share
+of it: thinning then happens once in a while, not at every commit."""
+
+
+class RecordBudgetReached(StoreError):
+    """The statistics alone fill the record's budget: the record was ended (``interrupted``),
+    and the run may go on unrecorded."""
 
 
 def stats_row(snapshot: Snapshot) -> tuple[Any, ...]:
@@ -89,6 +113,7 @@ class Recorder:
         keyframe_share: The share of computing time keyframes may cost before the spacing
             doubles (``None``: the spacing follows the budget only, as tests want).
         stored_lineage: Bytes of families to keep uncompressed (see :data:`STORED_LINEAGE`).
+        record_budget: Bytes the whole record may take (see :mod:`tui.lab.record_budget`).
         clock: Monotonic seconds (tests pass a fake one).
     """
 
@@ -104,6 +129,7 @@ class Recorder:
         commit_interval: float = COMMIT_INTERVAL,
         keyframe_share: float | None = KEYFRAME_SHARE,
         stored_lineage: int = STORED_LINEAGE,
+        record_budget: int = RECORD_BUDGET,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
         if spacing < 1:
@@ -111,6 +137,8 @@ class Recorder:
         self._store = store
         self._algorithm = algorithm
         self._budget = budget
+        self._record_budget = record_budget
+        self._lineage_spacing = 1
         self._interval = commit_interval
         self._share = keyframe_share
         self._clock = clock
@@ -135,6 +163,7 @@ class Recorder:
             self._spacing = spacing
             self._solutions_seen = 0
             self._keyframe_bytes = 0
+            self._record_bytes = 0
             self._last_keyframe = -1
             self._last_generation = -1
             self._last_commit = clock()
@@ -146,6 +175,7 @@ class Recorder:
             self._spacing = info.keyframe_spacing
             self._solutions_seen = info.solutions
             self._keyframe_bytes = store.keyframe_bytes(run_id)
+            self._record_bytes = store.run_size(run_id).bytes
             kept = store.keyframe_generations(run_id)
             self._last_keyframe = kept[-1] if kept else -1
             self._last_generation = snapshot.generation
@@ -155,6 +185,16 @@ class Recorder:
     def spacing(self) -> int:
         """Generations between two keyframes now."""
         return self._spacing
+
+    @property
+    def lineage_spacing(self) -> int:
+        """Generations between two lineage rows kept now (1 until the record is thinned)."""
+        return self._lineage_spacing
+
+    @property
+    def record_budget(self) -> int:
+        """Bytes the whole record may take."""
+        return self._record_budget
 
     @property
     def closed(self) -> bool:
@@ -169,10 +209,14 @@ class Recorder:
             generation = snapshot.generation
             self._last_generation = generation
             self._stats.append(stats_row(snapshot))
+            self._record_bytes += STATS_ROW
             stored = self._stored_lineage > 0
-            kept = lineage_row(snapshot, STORED if stored else COMPRESSION)
+            kept = None
+            if generation % self._lineage_spacing == 0:
+                kept = lineage_row(snapshot, STORED if stored else COMPRESSION)
             if kept is not None:
                 self._lineage.append(kept)
+                self._record_bytes += lineage_row_bytes(kept.family)
                 if stored and kept.family is not None:
                     self._stored_lineage -= len(kept.family)
             found = snapshot.solutions.shape[0]
@@ -181,6 +225,9 @@ class Recorder:
                     (generation, [int(gene) for gene in board])
                     for board in snapshot.solutions[self._solutions_seen :]
                 ]
+                # A board's JSON: up to a digit or more and a comma a gene.
+                new = found - self._solutions_seen
+                self._record_bytes += new * (SOLUTION_ROW + 2 * snapshot.n * len(str(snapshot.n)))
                 self._solutions_seen = found
             if generation % self._spacing == 0:
                 self._take_keyframe(snapshot)
@@ -197,7 +244,10 @@ class Recorder:
         state = capture(self._algorithm)
         keyframe = Keyframe(snapshot.generation, state)
         self._keyframes.append(keyframe)
-        self._keyframe_bytes += keyframe_size(state)
+        size = keyframe_size(state)
+        self._keyframe_bytes += size
+        arrays = sum(1 for value in state.values() if hasattr(value, "nbytes"))
+        self._record_bytes += size + KEYFRAME_ROW + arrays * ARRAY_ROW
         cost = time.perf_counter() - started
         computed = snapshot.elapsed - self._keyframe_elapsed
         if (
@@ -275,6 +325,50 @@ class Recorder:
             self._keyframe_bytes = self._store.keyframe_bytes(self.run_id)
         self._stats, self._solutions, self._keyframes, self._lineage = [], [], [], []
         self._last_commit = self._clock()
+        if self._record_bytes > self._record_budget:
+            self._fit_record_budget()
+
+    def _fit_record_budget(self) -> None:
+        """Thin the committed record until it is under :data:`THIN_TARGET` of its budget: the
+        keyframes' and the lineage's spacing double, and the rows off their grids go (the first
+        and the latest keyframe stay). Every generation's statistics stay: when they alone
+        fill the budget, the record ends.
+
+        Raises:
+            RecordBudgetReached: When thinning cannot bring the record under its budget.
+        """
+        size = self._store.run_size(self.run_id)
+        target = int(self._record_budget * THIN_TARGET)
+        last = self._last_generation
+        thinned = False
+        while size.bytes > target and size.thinnable:
+            if self._spacing > last and self._lineage_spacing > last:
+                break  # only generation 0 and the latest keyframe are left
+            self._spacing *= 2
+            self._lineage_spacing *= 2
+            self._store.record(
+                self.run_id,
+                Batch(
+                    drop_keyframes_off=(self._spacing, self._last_keyframe),
+                    keyframe_spacing=self._spacing,
+                    drop_lineage_off=self._lineage_spacing,
+                ),
+            )
+            size = self._store.run_size(self.run_id)
+            thinned = True
+        if thinned:
+            self._store.fold_log()
+        self._record_bytes = size.bytes
+        self._keyframe_bytes = self._store.keyframe_bytes(self.run_id)
+        if size.bytes > self._record_budget:
+            self._closed = True
+            self._store.end_run(self.run_id, "interrupted", None)
+            raise RecordBudgetReached(
+                f"run {self.run_id} reached its record budget of "
+                f"{budget_text(self._record_budget)} at generation {last:,}: every "
+                "generation's statistics alone fill it (--record-budget, or the form's "
+                "record-budget, allows more)"
+            )
 
     def _thin(self) -> tuple[int, int]:
         """Double the spacing until the keyframes fit the budget; returns the thinning."""

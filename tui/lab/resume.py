@@ -12,6 +12,7 @@ from typing import Any
 
 from engine import Config, GeneticAlgorithm
 from tui.lab.engine_state import HISTORY_LIMIT, StateError, capture, restore
+from tui.lab.record_budget import RECORD_BUDGET
 from tui.lab.recorder import Recorder
 from tui.lab.store import RunStore, StoreError
 from tui.lab.timeline import BUDGET_FIELDS, RecordMismatch, Timeline
@@ -62,6 +63,7 @@ def resume(
     budget: dict[str, Any] | None = None,
     *,
     whole_history: bool = False,
+    record_budget: int = RECORD_BUDGET,
 ) -> Resumed:
     """Prepare a stopped or interrupted run to continue, recorded in the same run.
 
@@ -71,7 +73,9 @@ def resume(
         budget: New values of the budget fields (``generations``, ``max_evals``,
             ``time_limit``, ``stagnation``) given on the command line.
         whole_history: Give the resumed run every recorded generation's statistics in RAM
-            (the dashboard charts them); else only the latest ones, the rest being in the store.
+            (the dashboard charts them; the run then keeps as many as there were, the oldest
+            let go as it goes on); else only the latest ones, the rest being in the store.
+        record_budget: Bytes the record may take (see :mod:`tui.lab.record_budget`).
 
     Raises:
         RunSolved: The run is solved and stops when solved (a :class:`StoreError`).
@@ -113,7 +117,7 @@ def resume(
     limit: int | None = HISTORY_LIMIT
     if whole_history:
         state["history"] = recorded
-        limit = None
+        limit = max(HISTORY_LIMIT, len(recorded["generation"]))
     try:
         algorithm = restore(state, history_limit=limit)
     except StateError as error:
@@ -127,5 +131,5 @@ def resume(
     store.claim_run(run_id, Writer.this_process(), config=config.to_dict())
     if mismatch is not None:
         store.truncate_run(run_id, at)
-    recorder = Recorder(store, algorithm, run_id=run_id)
+    recorder = Recorder(store, algorithm, run_id=run_id, record_budget=record_budget)
     return Resumed(algorithm, recorder, restepped, mismatch, dict(timeline.damaged))

@@ -10,7 +10,11 @@ from tui.cli.config_flags import add_config_flags, config_from_args, run_flags_g
 from tui.cli.exit_codes import EXIT_USAGE
 from tui.cli.glyph_flags import add_glyph_flags, dashboard_draws_ascii, glyphs_asked
 from tui.cli.speed_flag import add_speed_flag, chosen_speed
-from tui.cli.store_flags import add_dashboard_record_flags, refuse_label_unrecorded
+from tui.cli.store_flags import (
+    add_dashboard_record_flags,
+    record_budget_of,
+    refuse_label_unrecorded,
+)
 
 if TYPE_CHECKING:
     from tui.dashboard.terminal import Glyphs
@@ -30,20 +34,34 @@ def run(args: argparse.Namespace) -> int:
     """Handle ``queens tui``."""
     from tui.dashboard.speed import OPENING_SPEED, preset_speed
 
-    # No run flag at all: the showcase run (``tui/showcase.py``), not the bare defaults.
     refuse_label_unrecorded(args.label, args.record, "--record (not --no-record)")
+    budget = record_budget_of(args)
     given = run_flags_given(args)
     # A preset carries its speed: ``--preset showcase`` is the opening screen's demonstration.
     speed = chosen_speed(args, preset_speed(args.preset) if given else OPENING_SPEED)
-    config = config_from_args(args) if given else None
     return dashboard(
-        config,
+        dashboard_config(args),
         glyphs_asked(args),
         record=args.record,
         store=args.store,
         label=args.label,
         speed=speed,
+        record_budget=budget,
     )
+
+
+def dashboard_config(args: argparse.Namespace) -> Config | None:
+    """The config the flags give the form, with the dashboard's stop rule unless
+    ``--stagnation`` says otherwise (``none``: without); ``None`` without a run flag: the
+    showcase run (``tui/showcase.py``), not the bare defaults, which the app gives the rule."""
+    if not run_flags_given(args):
+        return None
+    config = config_from_args(args)
+    if args.stagnation is not None:
+        return config
+    from tui.dashboard.stop_rule import with_stop_rule
+
+    return with_stop_rule(config)
 
 
 def dashboard(
@@ -54,6 +72,7 @@ def dashboard(
     store: str | None = None,
     label: str | None = None,
     speed: float | None = None,
+    record_budget: int | None = None,
 ) -> int:
     """Open the dashboard (``config`` prefills the form; ``None``: the showcase).
 
@@ -62,7 +81,8 @@ def dashboard(
     ``speed`` is the speed limit to open with, in generations per second (``None``: unlimited).
 
     Runs are recorded in the run store unless ``record`` is false (the form can switch it),
-    each from its first step, labelled ``label``.
+    each from its first step, labelled ``label``, each within ``record_budget`` bytes
+    (``None``: the default; the form can change it).
     Signals and a terminal that goes away are handled by
     :func:`tui.cli.dashboard_session.run_dashboard`.
     """
@@ -81,5 +101,6 @@ def dashboard(
         store=store,
         label=label,
         speed=speed,
+        record_budget=record_budget,
     )
     return run_dashboard(app)

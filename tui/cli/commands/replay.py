@@ -8,9 +8,11 @@ from tui.cli.exit_codes import EXIT_USAGE
 from tui.cli.glyph_flags import add_glyph_flags, dashboard_draws_ascii, glyphs_asked
 from tui.cli.speed_flag import add_speed_flag, chosen_speed
 from tui.cli.store_flags import (
+    add_record_budget_flag,
     add_run_argument,
     add_store_flag,
     open_run,
+    record_budget_of,
     reporting_store_errors,
     run_id_of,
 )
@@ -29,6 +31,7 @@ def add_parser(commands: argparse._SubParsersAction) -> None:  # type: ignore[ty
     add_run_argument(parser)
     add_glyph_flags(parser)
     add_speed_flag(parser, "10, watchable")
+    add_record_budget_flag(parser)
     add_store_flag(parser)
     parser.set_defaults(handler=run)
 
@@ -40,6 +43,7 @@ def run(args: argparse.Namespace) -> int:
     from tui.dashboard.speed import REPLAY_SPEED
 
     speed = chosen_speed(args, REPLAY_SPEED)  # a bad flag is refused before the store opens
+    budget = record_budget_of(args)  # for the runs continued (c) or started (r) from it
     store, run_id = open_run(args.run, args.store)  # refuse a bad RUN before the screen opens
     info = store.run(run_id)
     store.close()
@@ -61,5 +65,6 @@ def run(args: argparse.Namespace) -> int:
         store=args.store,
         replay=replay,
         speed=speed,
+        record_budget=budget,
     )
     return run_dashboard(app)

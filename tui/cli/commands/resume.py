@@ -12,9 +12,11 @@ import sys
 from typing import TYPE_CHECKING
 
 from tui.cli.store_flags import (
+    add_record_budget_flag,
     add_run_argument,
     add_store_flag,
     open_run,
+    record_budget_of,
     reporting_store_errors,
     warn_of_damaged_keyframes,
 )
@@ -48,6 +50,7 @@ def add_parser(commands: argparse._SubParsersAction) -> None:  # type: ignore[ty
             "--" + name.replace("_", "-"), dest=name, metavar=name.upper(), help=help_text
         )
     parser.add_argument("--json", action="store_true", help="print one JSON document on stdout")
+    add_record_budget_flag(parser)
     add_store_flag(parser)
     parser.set_defaults(handler=run)
 
@@ -61,10 +64,11 @@ def run(args: argparse.Namespace) -> int:
     from tui.lab.resume import RunSolved, resume
 
     budget = {name: getattr(args, name) for name in BUDGET_FLAGS if getattr(args, name)}
+    record_budget = record_budget_of(args)
     store, run_id = open_run(args.run, args.store)
     with store:
         try:
-            resumed = resume(store, run_id, budget)
+            resumed = resume(store, run_id, budget, record_budget=record_budget)
         except RunSolved as solved:
             return _say_solved(solved, args.json)
         warn_of_damaged_keyframes(resumed.damaged_keyframes)

@@ -103,6 +103,8 @@ def run(args: argparse.Namespace) -> int:
         return EXIT_USAGE
     policy = policy_for(bind.loopback, args.token, args.allow_origin)
     command = [sys.executable, "-m", "tui", "tui", *config_flags(config)]
+    if args.stagnation is not None and config.stagnation is None:
+        command += ["--stagnation", "none"]  # no stop rule asked: not the dashboard's either
     # A browser draws Unicode whatever the server's locale is.
     command.append("--ascii" if args.ascii else "--unicode")
 

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import argparse
 
-from engine import Config
+from engine import Config, ConfigError
 from tui.cli.config_flags import add_config_flags, config_from_args
 from tui.cli.exit_codes import EXIT_SOLVED, EXIT_UNSOLVED
 from tui.cli.headless_run import run_headless
 from tui.cli.result_printing import print_result
-from tui.cli.store_flags import add_record_flags, refuse_label_unrecorded
+from tui.cli.store_flags import add_record_flags, record_budget_of, refuse_label_unrecorded
 
 
 def add_parser(commands: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -36,10 +36,15 @@ def add_parser(commands: argparse._SubParsersAction) -> None:  # type: ignore[ty
 def run(args: argparse.Namespace) -> int:
     """Handle ``queens solve``."""
     refuse_label_unrecorded(args.label, args.record, "--record")
+    if args.record_budget is not None and not args.record:
+        raise ConfigError(
+            "record-budget", args.record_budget, "only with --record (it bounds the run's record)"
+        )
     if args.record:
         from tui.cli.recorded_run import solve_recorded
 
-        return solve_recorded(config_from_args(args), args)
+        budget = record_budget_of(args)
+        return solve_recorded(config_from_args(args), args, budget)
     return solve(config_from_args(args), args.json)
 
 

@@ -204,7 +204,12 @@ class RecordKeys:
         from tui.lab.store import StoreError
 
         try:
-            resumed = resume(self.recording.store(), run_id, whole_history=True)
+            resumed = resume(
+                self.recording.store(),
+                run_id,
+                whole_history=True,
+                record_budget=self.recording.budget,
+            )
         except RunSolved:
             self.screen.notify(
                 f"Run {run_id} is solved: there is nothing to continue (l, then enter, replays "

@@ -32,6 +32,9 @@ STEPPED_INTERVAL: Final = 1 / 40
 """Seconds between :class:`EngineRunner.Stepped` messages while running: faster than any
 repaint, far below the engine's rate, so the event loop is not flooded."""
 
+DASHBOARD_HISTORY: Final = 50_000
+"""Generations of statistics a run of the dashboard keeps in memory (72 bytes each: 3.6 MB);
+a recorded run's every generation is in the store, an unrecorded run's export holds these."""
 RELEASE_DELAY: Final = 0.5
 """Seconds after a run is replaced before its memory is given back (a few frames)."""
 _RUN_IDS: Final = itertools.count(1)
@@ -93,8 +96,12 @@ class EngineRunner(Widget):
 
         run_id: int
 
-    def __init__(self, *, speed_limit: float | None = None) -> None:
+    def __init__(
+        self, *, speed_limit: float | None = None, history_limit: int | None = None
+    ) -> None:
         super().__init__()
+        self.history_limit = history_limit
+        """Generations of statistics each new run keeps in memory (``None``: all)."""
         self.algorithms: tuple[GeneticAlgorithm, ...] = ()
         """The current runs (empty before the first)."""
         self.run_id = 0
@@ -148,7 +155,7 @@ class EngineRunner(Widget):
         replacing = bool(self.algorithms)
         self.stop()
         runs = (
-            tuple(GeneticAlgorithm(config) for config in configs)
+            tuple(GeneticAlgorithm(config, history_limit=self.history_limit) for config in configs)
             if algorithms is None
             else tuple(algorithms)
         )

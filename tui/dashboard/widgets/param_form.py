@@ -37,14 +37,23 @@ from tui.dashboard.form_guide import (
     grouped_fields,
     not_applying_note,
 )
+from tui.dashboard.stop_rule import DEFAULT_STAGNATION
 from tui.dashboard.widgets.field_finder import FieldFinder
 from tui.dashboard.widgets.field_input import FieldInput
 from tui.dashboard.widgets.form_navigation import FORM_BINDINGS, move_past_dimmed
 from tui.dashboard.widgets.preset_select import PresetSelect, matching_preset, preset_choice
+from tui.lab.record_budget import RECORD_BUDGET, RecordBudgetError, budget_text, parse_budget
 
 BOOL_FIELDS: Final = tuple(name for name, spec in FIELDS.items() if isinstance(spec.default, bool))
 """Yes/no fields: a select of ``true``/``false``, whose text reads the same in any colours."""
 PRESET_HELP: Final = "preset: fill every field from a published GA (the seed is kept)"
+RECORD_BUDGET_HELP: Final = (
+    "record-budget: the most a new run's record may take (64MB, 512KB, 1GB); past it older "
+    "keyframes and lineage are thinned, every generation still shown exactly"
+)
+STAGNATION_HELP: Final = (
+    f"; the dashboard's stop rule, {DEFAULT_STAGNATION:,} unless changed: empty runs without it"
+)
 
 
 def dashed(name: str) -> str:
@@ -80,6 +89,18 @@ class ConfigFieldValidator(Validator):
         for error in self.form.check(values):
             if error.field == dashed(self.name):
                 return self.failure(str(error), value)
+        return self.success()
+
+
+class RecordBudgetValidator(Validator):
+    """Checks the ``record-budget`` field: a size such as ``64MB``."""
+
+    def validate(self, value: str) -> ValidationResult:
+        """Fail with the message that names the field, the value and what is allowed."""
+        try:
+            parse_budget(value)
+        except RecordBudgetError as error:
+            return self.failure(str(error), value)
         return self.success()
 
 
@@ -164,12 +185,21 @@ class ParamForm(Vertical):
 
         form: ParamForm
 
-    def __init__(self, config: Config, *, record: bool = False, id: str | None = None) -> None:
+    def __init__(
+        self,
+        config: Config,
+        *,
+        record: bool = False,
+        record_budget: int = RECORD_BUDGET,
+        id: str | None = None,
+    ) -> None:
         super().__init__(id=id)
         self.initial = config
         """The values the form starts with."""
         self.initial_record = record
         """Whether the record toggle starts on."""
+        self.initial_budget = record_budget
+        """The bytes the record-budget field starts with."""
         self.errors: list[ConfigError] = []
         """Every problem with the current values (empty: a run can start)."""
         self._encoding = config.encoding
@@ -196,6 +226,15 @@ class ParamForm(Vertical):
                     compact=True,
                     id="field-record",
                 )
+            with Horizontal(classes="field", id="row-record_budget"):
+                yield Label("record-budget")
+                yield FieldInput(
+                    budget_text(self.initial_budget),
+                    validators=[RecordBudgetValidator()],
+                    compact=True,
+                    id="field-record_budget",
+                )
+            yield Static("", classes="field-error", id="error-record_budget")
         yield Static(PRESET_HELP, id="form-help")
         yield FieldFinder(id="form-find")
 
@@ -235,6 +274,14 @@ class ParamForm(Vertical):
     def record(self) -> bool:
         """Whether new runs are recorded in the run store (the ``record`` toggle)."""
         return self.query_one("#field-record", Select).value == "true"
+
+    @property
+    def record_budget(self) -> int | None:
+        """Bytes each new run's record may take (``record-budget``; ``None`` while invalid)."""
+        try:
+            return parse_budget(self.query_one("#field-record_budget", Input).value)
+        except RecordBudgetError:
+            return None
 
     def field_widget(self, name: str) -> Widget:
         """The input or select of a field (name with ``_`` or ``-``)."""
@@ -279,7 +326,11 @@ class ParamForm(Vertical):
             KeyError: If there is no such preset.
         """
         choice = preset_choice(name, self._typed("n"), self._typed("seed"))
-        self.fill(choice.config)
+        config = choice.config
+        if config.stagnation is None:
+            # A preset with no stagnation limit keeps the form's (the dashboard's stop rule).
+            config = config.replace(stagnation=self._typed("stagnation"))
+        self.fill(config)
         if choice.note is not None:
             self.notify(choice.note, title="N changed", severity="warning", timeout=6)
 
@@ -355,6 +406,12 @@ class ParamForm(Vertical):
         """Check the whole form, mark every field at fault, dim the fields that do not apply."""
         values = self.values()
         self.errors = self.check(values)
+        budget = self.query_one("#field-record_budget", Input)
+        try:
+            parse_budget(budget.value)
+        except RecordBudgetError as error:
+            self.errors.append(error)
+        budget.validate(budget.value)
         for name in FIELDS:
             widget = self.field_widget(name)
             if isinstance(widget, Input):
@@ -384,7 +441,7 @@ class ParamForm(Vertical):
         messages: dict[str, list[str]] = {}
         for error in self.errors:
             messages.setdefault(error.field.replace("-", "_"), []).append(f"✗ {error}")
-        for name in FIELDS:
+        for name in (*FIELDS, "record_budget"):
             self.query_one(f"#row-{name}").set_class(name in messages, "-invalid")
             line = self.query_one(f"#error-{name}", Static)
             text = "\n".join(messages.get(name, []))
@@ -461,8 +518,12 @@ class ParamForm(Vertical):
             help_line.update(
                 "record: keep new runs in the run store (queens runs lists them; [ ] rewind)"
             )
+        elif name == "record_budget":
+            help_line.update(RECORD_BUDGET_HELP)
         elif name in FIELDS:
             help_text = FIELDS[name].metadata["help"]
+            if name == "stagnation":
+                help_text += STAGNATION_HELP
             if name in APPLIES_WHEN and not applies(name, self.values()):
                 help_text += f" ({not_applying_note(name)})"
             help_line.update(f"{dashed(name)}: {help_text}")

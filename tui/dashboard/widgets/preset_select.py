@@ -88,7 +88,12 @@ def matching_preset(config: Config) -> str | None:
         if config.n != preset.native_n:
             continue
         try:
-            if preset.config(config.n, seed=config.seed) == config:
+            candidate = preset.config(config.n, seed=config.seed)
+            if candidate.stagnation is None:
+                # A stagnation limit over a preset without one (the dashboard's stop rule)
+                # only says when to stop: it is still the preset's GA.
+                candidate = candidate.replace(stagnation=config.stagnation)
+            if candidate == config:
                 return name
         except ValueError:
             continue

@@ -195,14 +195,17 @@ class StatusLine(Static):
         """The ways to write the line, widest first: ``(state label, short labels, left out)``.
 
         Long labels for as long as leaving out the least needed fields makes room, then short
-        ones while the rest of :data:`DROP_ORDER` goes.
+        ones while the rest of :data:`DROP_ORDER` goes. The reason a run stopped is kept while
+        fields other than the generation and the best can go.
         """
         tries = [(False, DROP_ORDER[:count]) for count in range(LONG_LABELS_UNTIL + 1)]
         tries += [
             (True, DROP_ORDER[:count]) for count in range(LONG_LABELS_UNTIL, len(DROP_ORDER) + 1)
         ]
         if self.note is None:
-            return [(full_label, False, ())] + [(label, short, left) for short, left in tries]
+            # Why the run stopped outranks every field but the generation and the best.
+            why = [(full_label, short, left) for short, left in tries if "best" not in left]
+            return why + [(label, short, left) for short, left in tries]
         # The note says the generation: Gen is left out while the note is shown whole.
         whole = [(self.note, short, ("gen", *left)) for short, left in tries if "gen" not in left]
         first_word = self.note.split()[0]

@@ -26,6 +26,7 @@ What lives where:
 - :mod:`.run_writes`: begin, claim, record, end, truncate, label and delete runs;
   :mod:`.run_ids`: the highest id ever given, so a deleted run's id is never given again.
 - :mod:`.run_reads`: runs, stats, solutions, keyframes, a portable run file, the store's size.
+- :mod:`.run_size`: what a run's record takes, as its record budget counts it.
 - :mod:`.sweep_tables`: sweeps and their results.
 - :mod:`.count_tables`: exact counts split into parts, each part's count (tables made when a
   count is first kept); :mod:`.count_store`: :class:`~.count_store.CountStore`, the store as a

@@ -127,6 +127,12 @@ def _indices_less_one(size: int) -> npt.NDArray[np.int64]:
     return indices
 
 
+def forget_sizes() -> None:
+    """Let go of the cached offsets of the population sizes seen (a large run's are
+    megabytes; the next run makes its own)."""
+    _indices_less_one.cache_clear()
+
+
 def pack_origins(
     generation: int,
     first: npt.NDArray[np.int64],
@@ -286,6 +292,16 @@ def delete_lineage_after(connection: sqlite3.Connection, run_id: int, after: int
     if _has_table(connection):
         connection.execute(
             "DELETE FROM lineage WHERE run_id = ? AND generation > ?", (run_id, after)
+        )
+
+
+def delete_lineage_off(connection: sqlite3.Connection, run_id: int, spacing: int) -> None:
+    """Forget the lineage of the run's generations that are not multiples of ``spacing``
+    (inside a transaction): a record thinned to its budget recomputes them when asked."""
+    if _has_table(connection):
+        connection.execute(
+            "DELETE FROM lineage WHERE run_id = ? AND generation % ? != 0",
+            (run_id, int(spacing)),
         )
 
 

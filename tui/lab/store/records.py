@@ -86,6 +86,8 @@ class Batch:
             is not a multiple of ``spacing``, but for generation ``keep`` (thinning).
         keyframe_spacing: The run's keyframe spacing now, when it changed.
         lineage: The generations' lineage (:mod:`tui.lab.store.lineage_table`).
+        drop_lineage_off: When set, delete the lineage rows whose generation is not a multiple
+            of it (thinning: a missing family is recomputed from the keyframes).
     """
 
     stats: Sequence[Sequence[float]] = ()
@@ -94,6 +96,7 @@ class Batch:
     drop_keyframes_off: tuple[int, int] | None = None
     keyframe_spacing: int | None = None
     lineage: Sequence[LineageRow] = ()
+    drop_lineage_off: int | None = None
 
 
 NPY_HEADER: Final = 128

@@ -14,9 +14,10 @@ from typing import Any
 
 import numpy.typing as npt
 
-from tui.lab.store import lineage_table, run_reads, run_writes, sweep_tables
+from tui.lab.store import lineage_table, run_reads, run_size, run_writes, sweep_tables
 from tui.lab.store.connection import StoreConnection, open_connection
 from tui.lab.store.records import Batch, Keyframe, RunInfo
+from tui.lab.store.run_size import RunSize
 from tui.lab.writer_process import Writer
 
 
@@ -189,6 +190,15 @@ class RunStore:
     def keyframe_bytes(self, run_id: int) -> int:
         """The size of the run's keyframes, as counted against its budget."""
         return run_reads.keyframe_bytes(self._store, run_id)
+
+    def run_size(self, run_id: int) -> RunSize:
+        """What the run's record takes, as its record budget counts it
+        (:mod:`~tui.lab.store.run_size`)."""
+        return run_size.run_size(self._store, run_id)
+
+    def fold_log(self) -> None:
+        """Fold the write-ahead log into the file and cut it back (after a thinning)."""
+        run_size.fold_log(self._store)
 
     def keyframe_before(self, run_id: int, generation: int) -> Keyframe | None:
         """The latest keyframe at or before ``generation``, or ``None``.

@@ -16,7 +16,7 @@ import numpy as np
 from tui.lab.npy import to_npy
 from tui.lab.store.connection import StoreConnection
 from tui.lab.store.errors import StoreError
-from tui.lab.store.lineage_table import delete_lineage_after, put_lineage
+from tui.lab.store.lineage_table import delete_lineage_after, delete_lineage_off, put_lineage
 from tui.lab.store.records import Batch, Keyframe, RunInfo, compact_json, keyframe_size
 from tui.lab.store.run_ids import keep_mark, next_run_id
 from tui.lab.store.run_reads import find_run
@@ -128,6 +128,8 @@ def record(store: StoreConnection, run_id: int, batch: Batch) -> None:
             connection.execute(
                 "UPDATE runs SET keyframe_spacing = ? WHERE id = ?", (int(spacing), run_id)
             )
+        if batch.drop_lineage_off is not None:
+            delete_lineage_off(connection, run_id, batch.drop_lineage_off)
         summary = ""
         values: list[Any] = [time.time()]
         if batch.stats:
