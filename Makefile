@@ -34,7 +34,7 @@ test: $(STAMP)
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy engine tui
 	$(BIN)/lint-imports --no-logo
-	$(BIN)/pytest -q -n 2 --dist worksteal
+	$(BIN)/pytest -q -n 3 --dist worksteal
 	$(MAKE) --no-print-directory test-oldest
 
 # The fast loop while working: the same checks, and the tests not marked slow (about a minute).
@@ -53,7 +53,7 @@ $(OLDEST_STAMP): pyproject.toml | $(BIN)/python
 
 test-oldest: $(STAMP) $(OLDEST_STAMP)
 	PYTHONPATH=$(OLDEST) $(BIN)/python -c "import numpy, numba; assert numpy.__version__.startswith('$(OLDEST_NUMPY).'), numpy.__version__; print('oldest supported numpy', numpy.__version__, 'with numba', numba.__version__)"
-	PYTHONPATH=$(OLDEST) $(BIN)/pytest -q -n 2 --dist worksteal -p no:cacheprovider tests/engine tests/corpus
+	PYTHONPATH=$(OLDEST) $(BIN)/pytest -q -n 2 --dist worksteal -p no:cacheprovider -m "not slow or corpus" tests/engine tests/corpus
 
 bench: $(STAMP)
 	$(BIN)/python -m pip install --quiet -e '.[dev,cluster,bench]'

@@ -68,8 +68,11 @@ SLOW_FILES: Final = frozenset(
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """Mark the slow tests ``slow``: ``make check`` runs the others, in about a minute."""
+    """Mark the slow tests ``slow`` (``make check`` runs the others, in about a minute) and
+    the run corpus's ``corpus`` (``make test-oldest`` runs it with the engine's quick tests)."""
     for item in items:
         path = Path(str(item.path))
         if path.name in SLOW_FILES or any(part in SLOW_FOLDERS for part in path.parts[-3:-1]):
             item.add_marker(pytest.mark.slow)
+        if "corpus" in path.parts[-3:-1]:
+            item.add_marker(pytest.mark.corpus)
