@@ -17,8 +17,10 @@ from textual.css.query import NoMatches
 
 TOAST_RACK: Final = "textual-toastrack"
 """The id of a screen's container of notifications (Textual's ``ToastRack``)."""
-HIDING_TRIES: Final = 10
-"""Refreshes to wait at most for one laid out without the notifications."""
+HIDING_TRIES: Final = 60
+"""Refreshes to wait at most for one laid out without the notifications (a screen closing and
+a notice posted as the export ends each show the rack again; on a loaded machine ten refreshes
+were seen not to be enough)."""
 
 
 def take_screen_picture(app: App[Any], then: Callable[[str], None]) -> None:
