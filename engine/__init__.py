@@ -14,9 +14,9 @@ Typical use::
 from __future__ import annotations
 
 from engine.algorithm import FinishedError, GeneticAlgorithm
-from engine.config import FIELDS, Config, fitting_operators
-from engine.encodings import ENCODINGS, queens_of
+from engine.config.config import FIELDS, Config, fitting_operators
 from engine.errors import CheckpointError, ConfigError
+from engine.genomes.encodings import ENCODINGS, queens_of
 from engine.snapshot import GenerationStats, History, Snapshot
 from engine.stream import snapshots
 from engine.termination import stop_rules

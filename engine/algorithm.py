@@ -16,14 +16,11 @@ from typing import Any, Final
 
 import numpy as np
 
-from engine.births import UNNOTED, Births
-from engine.compiled_paths import compiled_paths
-from engine.config import Config
-from engine.conflicts import BoardLines, BoolArray
-from engine.crossover import COMPILED_CYCLE_FROM
-from engine.diversity import unique_fraction
-from engine.encodings import ENCODINGS, Genomes
-from engine.fitness import (
+from engine.config.config import Config
+from engine.genomes.conflicts import BoardLines, BoolArray
+from engine.genomes.diversity import unique_fraction
+from engine.genomes.encodings import ENCODINGS, Genomes
+from engine.genomes.fitness import (
     FITNESS_SHAPES,
     SHAPES_READING_COUNTS,
     FloatArray,
@@ -32,20 +29,23 @@ from engine.fitness import (
     evaluate,
     score_lines,
 )
-from engine.greedy_start import greedy_population
-from engine.lineage import Operators
-from engine.local_search import LocalSearchSettings, improve_children
-from engine.mutation import COUNTED_MUTATIONS, MUTATIONS, MutationSettings
+from engine.genomes.uniqueness import HashSet, row_hashes
+from engine.large_n.paths import compiled_paths
+from engine.large_n.survivor_rows import gathered_over_children
+from engine.large_n.tracked_generation import tracked_generation, tracks
+from engine.large_n.tracked_population import TrackedPopulation
+from engine.lineage.births import UNNOTED, Births
+from engine.lineage.lineage import Operators
+from engine.operators.crossover import COMPILED_CYCLE_FROM
+from engine.operators.greedy_start import greedy_population
+from engine.operators.local_search import LocalSearchSettings, improve_children
+from engine.operators.mutation import COUNTED_MUTATIONS, MUTATIONS, MutationSettings
+from engine.operators.selection import SELECTIONS
+from engine.operators.survivors import SURVIVORS, threshold_acceptance
 from engine.run_state import RunState, as_lists, saved_values
-from engine.selection import SELECTIONS
 from engine.snapshot import GenerationStats, History, Snapshot, read_only
-from engine.solutions import SolutionArchive, rows_by_column
-from engine.survivor_rows import gathered_over_children
-from engine.survivors import SURVIVORS, threshold_acceptance
+from engine.solutions.archive import SolutionArchive, rows_by_column
 from engine.termination import RunProgress, first_reason, stop_rules
-from engine.tracked_generation import tracked_generation, tracks
-from engine.tracked_population import TrackedPopulation
-from engine.uniqueness import HashSet, row_hashes
 
 KEPT_SCRATCH_BYTES: Final = 32 * 2**20
 """Scratch arrays (the union of parents and children, the line counts) up to this size are kept
@@ -73,7 +73,7 @@ class GeneticAlgorithm:
             :attr:`config`, so that every run can be replayed.
         history_limit: Keep only the statistics of the last this many generations in
             :attr:`history` (``None``: all of them), so a very long run's memory stays flat.
-        lineage: Give each snapshot the :class:`~engine.lineage.Lineage` of its generation
+        lineage: Give each snapshot the :class:`~engine.lineage.lineage.Lineage` of its generation
             (the run itself is the same either way, bit for bit).
     """
 
@@ -251,7 +251,7 @@ class GeneticAlgorithm:
 
     def _children_slot(self, parents: Genomes, children: int) -> Genomes:
         """Rows ``P .. P + children`` of the scratch union, for the children of ``parents``
-        (in their dtype: large boards' genes are int32, see engine.greedy_start). Large
+        (in their dtype: large boards' genes are int32, see engine.operators.greedy_start). Large
         boards' children get an array of their own, never kept: the survivors are written
         over it (:meth:`_survivors`), and it becomes the next population."""
         size, n = parents.shape
@@ -265,8 +265,8 @@ class GeneticAlgorithm:
         """Rows ``survivors`` of ``[parents; children]``, as an array of their own.
 
         Boards of :data:`LARGE_BOARD` queens or more are gathered from where they are, over
-        the children's rows when there are as many (:mod:`engine.survivor_rows`), else into a
-        new array: copying the parents into the union first held a fourth copy of the genes
+        the children's rows when there are as many (:mod:`engine.large_n.survivor_rows`), else into
+        a new array: copying the parents into the union first held a fourth copy of the genes
         at the run's peak (N = 10^7, P = 4: 160 MB), a new array a third. Smaller ones are
         gathered from the union at once.
         """
@@ -314,7 +314,10 @@ class GeneticAlgorithm:
         config = self.config
         children, known = self._cross(population, fitness, conflicts)
         if self._children_compiled:
-            from engine.memetic_children import improve_children_compiled, scored_from_conflicts
+            from engine.large_n.memetic_children import (
+                improve_children_compiled,
+                scored_from_conflicts,
+            )
 
             improved = improve_children_compiled(
                 children, self.rng, self._mutation_settings, self._local_search
@@ -400,7 +403,7 @@ class GeneticAlgorithm:
         known = conflicts.take(rows)
         if crossing.size and config.crossover == "cycle" and config.n >= COMPILED_CYCLE_FROM:
             # Large boards: the couples' copies become their children where they are.
-            from engine.cycle_kernel import cycle_crossover_in_place
+            from engine.compiled.cycle_kernel import cycle_crossover_in_place
 
             births.note_crossed_in_place(self.rng)
             cycle_crossover_in_place(children.reshape(-1, 2, children.shape[1]), crossing)
@@ -538,7 +541,7 @@ class GeneticAlgorithm:
             :meth:`from_state` checks.
         """
         # Loaded here, not at import: most runs are never saved (json, hashlib: ~3 ms of start-up).
-        from engine.checkpoint import state_digest
+        from engine.checkpoint.checkpoint import state_digest
 
         saved = saved_values(self._run_state, leave_out=() if history else ("history",))
         state: dict[str, Any] = {"config": self.config.to_dict()}
@@ -554,7 +557,7 @@ class GeneticAlgorithm:
         """Resume a run saved with :meth:`state`; it continues exactly as the original would.
 
         Nothing in ``state`` is trusted: it is checked completely (see
-        :func:`engine.checkpoint.read_checkpoint`) before anything is allocated for it.
+        :func:`engine.checkpoint.checkpoint.read_checkpoint`) before anything is allocated for it.
         Arrays may be nested lists (JSON) or numpy arrays.
 
         Args:
@@ -566,7 +569,7 @@ class GeneticAlgorithm:
             CheckpointError: If anything in ``state`` is missing, mistyped, out of range or
                 inconsistent; its ``field`` names the first such field.
         """
-        from engine.checkpoint import read_checkpoint
+        from engine.checkpoint.checkpoint import read_checkpoint
 
         checkpoint = read_checkpoint(state, history_limit=history_limit)
         algorithm = cls.__new__(cls)

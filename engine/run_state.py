@@ -2,8 +2,8 @@
 
 evosax's ``State``, typed. :class:`engine.GeneticAlgorithm` holds one :class:`RunState` and
 each step changes it in place; :meth:`engine.GeneticAlgorithm.state` writes it out with
-:func:`saved_values`, and :func:`engine.checkpoint.read_checkpoint` builds one back. A field
-is declared here once, with how a checkpoint holds it: the checkpoint's keys, what it writes
+:func:`saved_values`, and :func:`engine.checkpoint.checkpoint.read_checkpoint` builds one back. A
+field is declared here once, with how a checkpoint holds it: the checkpoint's keys, what it writes
 and what its digest covers all follow from the declaration.
 """
 
@@ -15,11 +15,11 @@ from typing import Any, Final
 
 import numpy as np
 
-from engine.encodings import Genomes
-from engine.fitness import FloatArray, IntArray
+from engine.genomes.encodings import Genomes
+from engine.genomes.fitness import FloatArray, IntArray
+from engine.genomes.uniqueness import HashSet
 from engine.snapshot import History
-from engine.solutions import SolutionArchive
-from engine.uniqueness import HashSet
+from engine.solutions.archive import SolutionArchive
 
 
 def _saved_as(save: Callable[[Any], Any], *, optional: bool = False) -> dict[str, Any]:

@@ -10,7 +10,9 @@ a small one (the dashboard) calls :func:`clear_shape_caches`; the next run makes
 
 from __future__ import annotations
 
-from engine import conflicts, crossover, diversity, lineage_origins, uniqueness
+from engine.genomes import conflicts, diversity, uniqueness
+from engine.lineage import origins as lineage_origins
+from engine.operators import crossover
 
 
 def clear_shape_caches() -> None:

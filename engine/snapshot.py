@@ -14,11 +14,11 @@ from typing import TYPE_CHECKING, Any, Final, NamedTuple
 import numpy as np
 import numpy.typing as npt
 
-from engine.encodings import ENCODINGS, Genomes, queens_of
-from engine.solutions import KNOWN_TOTALS
+from engine.genomes.encodings import ENCODINGS, Genomes, queens_of
+from engine.solutions.archive import KNOWN_TOTALS
 
 if TYPE_CHECKING:
-    from engine.lineage import Lineage
+    from engine.lineage.lineage import Lineage
 
 FloatArray = npt.NDArray[np.float64]
 IntArray = npt.NDArray[np.int64]

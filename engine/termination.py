@@ -12,10 +12,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, ClassVar, Final, NamedTuple, Protocol
 
-from engine.solutions import KNOWN_TOTALS
+from engine.solutions.archive import KNOWN_TOTALS
 
 if TYPE_CHECKING:
-    from engine.config import Config
+    from engine.config.config import Config
 
 SOLVED: Final = "solved"
 MAX_GENERATIONS: Final = "max-generations"

@@ -14,8 +14,8 @@ Prints figures; asserts nothing. Sections:
 
 What "a generation costs at most 3 evaluations of the population" is measured as:
 the CPU time of one ``GeneticAlgorithm.step`` of the default config over the CPU time of one
-``engine.fitness.evaluate`` of a random ``(1000, N)`` permutation population with the default
-fitness, both timed in the same process, in alternation, with no page faulted in anew.
+``engine.genomes.fitness.evaluate`` of a random ``(1000, N)`` permutation population with the
+default fitness, both timed in the same process, in alternation, with no page faulted in anew.
 
 Why "no page faulted in": with glibc's malloc, numpy's large temporaries come either from
 memory the process already holds or from fresh pages the kernel must fault in (an mmap per
@@ -64,8 +64,8 @@ from typing import Any, Final
 import numpy as np
 
 from engine import Config, GeneticAlgorithm
-from engine.encodings import ENCODINGS
-from engine.fitness import FITNESS_SHAPES, evaluate
+from engine.genomes.encodings import ENCODINGS
+from engine.genomes.fitness import FITNESS_SHAPES, evaluate
 
 SEEDS: Final = tuple(range(10))
 STEP_SIZES: Final = (64, 256)

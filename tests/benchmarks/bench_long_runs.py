@@ -16,8 +16,8 @@ import tracemalloc
 import numpy as np
 
 from engine import Config, GeneticAlgorithm
+from engine.genomes.uniqueness import BoolArray, HashArray, HashSet
 from engine.snapshot import History
-from engine.uniqueness import BoolArray, HashArray, HashSet
 
 WINDOW = 1000
 """Generations timed around each point."""

@@ -67,7 +67,7 @@ def _resident_kb() -> int:
 def one_run(preset: str, n: int, seed: int) -> None:
     """In a fresh process: one seeded run; prints a JSON line."""
     from engine import ConfigError, GeneticAlgorithm
-    from engine.presets import PRESETS
+    from engine.config.presets import PRESETS
 
     before_kb = _resident_kb()
     figures: dict[str, Any] = {"before_gb": before_kb * 1024 / 1e9}

@@ -62,7 +62,7 @@ def run_case(case: str, runs: int) -> dict[str, object]:
     """In this process: run ``case`` ``runs`` times; its times, result and peak memory."""
     import numpy  # noqa: F401  (imported before the clock starts, as in every case)
 
-    from engine.exact_solutions import count_solutions, list_solutions
+    from engine.solutions.exact import count_solutions, list_solutions
 
     times: list[float] = []
     cpu_times: list[float] = []

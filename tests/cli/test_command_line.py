@@ -13,8 +13,8 @@ import numpy as np
 import pytest
 
 from engine import Config, ConfigError, GenerationStats, GeneticAlgorithm, Snapshot, queens_of
-from engine.config import fitting_operators
-from engine.encodings import ENCODINGS
+from engine.config.config import fitting_operators
+from engine.genomes.encodings import ENCODINGS
 from tui.cli.command_line import config_flags, main
 
 
@@ -261,7 +261,7 @@ def test_flags_are_checked_against_the_preset_they_modify(
     config = config_from_args(build_parser().parse_args(["solve", *flags]))
     assert getattr(config, field) == value
     preset = flags[1]
-    from engine.presets import PRESETS
+    from engine.config.presets import PRESETS
 
     assert config == PRESETS[preset].config(**{field: value})
 
@@ -309,7 +309,7 @@ def test_choosing_an_encoding_picks_operators_that_fit_it(
     assert document["solved"] is True
     config = document["config"]
     assert isinstance(config, dict)
-    from engine.config import fitting_operators
+    from engine.config.config import fitting_operators
 
     for name, operator in fitting_operators(encoding).items():
         assert config[name] == operator

@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from engine import GeneticAlgorithm
-from engine.presets import PRESETS
+from engine.config.presets import PRESETS
 from tui.cli.command_line import main
 from tui.cli.sweep_report import chart_text
 from tui.cli.sweep_running import DEFAULT_MAX_EVALS

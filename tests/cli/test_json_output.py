@@ -22,8 +22,8 @@ import numpy as np
 import pytest
 
 from engine import Config, GeneticAlgorithm, Snapshot
-from engine.config import fitting_operators
-from engine.encodings import ENCODINGS
+from engine.config.config import fitting_operators
+from engine.genomes.encodings import ENCODINGS
 from tui.cli.command_line import main
 from tui.cli.result_printing import print_result
 from tui.lab.json_stream import Rows, write_json

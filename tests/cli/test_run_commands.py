@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from engine import Config, GeneticAlgorithm
-from engine.presets import preset_named
+from engine.config.presets import preset_named
 from tui.cli.command_line import main
 from tui.lab.recorder import Recorder
 from tui.lab.store import RunStore

@@ -15,7 +15,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from engine.solutions import canonical
+from engine.solutions.archive import canonical
 from tui.cli.command_line import main
 
 

@@ -3,7 +3,7 @@
 ``--tournament-size 1000 --selection best-2-of-5`` used to run as if the flag were not there.
 Only what is given counts: a default, or a preset's value, that the operators do not read is
 no one's choice. The table of which field matters for which operator is the engine's
-(:mod:`engine.field_uses`), the one the dashboard's form dims its fields by.
+(:mod:`engine.config.field_uses`), the one the dashboard's form dims its fields by.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from engine import Config, ConfigError
-from engine.field_uses import APPLIES_WHEN, APPLIES_WHEN_ON
+from engine.config.field_uses import APPLIES_WHEN, APPLIES_WHEN_ON
 from tui.cli.command_line import main
 from tui.lab.rerun_line import config_flags
 from tui.lab.sweep.plan import build_plan, spec_from_file, spec_from_flags

@@ -18,7 +18,7 @@ from textual.command import CommandPalette
 from textual.widgets import Input, Select
 
 from engine import Config, GeneticAlgorithm
-from engine.presets import PRESETS
+from engine.config.presets import PRESETS
 from tui.cli.command_line import main as queens_main
 from tui.dashboard.app import QueensApp
 from tui.dashboard.form_guide import fitting_choices

@@ -12,7 +12,7 @@ from rich.console import Console
 from textual.widgets import Static
 
 from engine import Config
-from engine.presets import PRESETS
+from engine.config.presets import PRESETS
 from tests.dashboard.test_chart import PlotHost, memetic_history, show
 from tests.dashboard.test_small_screens import screen_lines
 from tui.dashboard.app import QueensApp

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from engine import Config, GeneticAlgorithm, Snapshot
-from engine.lineage import CROSSED
+from engine.lineage.lineage import CROSSED
 from tui.dashboard.actions import origin_keys
 from tui.dashboard.ancestry import Line, RecordedRun, ring_line
 from tui.dashboard.app import QueensApp

@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine import ENCODINGS, Config
-from engine.conflicts import board_lines
+from engine.genomes.conflicts import board_lines
 from tui.dashboard.app import QueensApp
 from tui.dashboard.population_pictures import (
     SHARE_LEVELS,

@@ -12,7 +12,7 @@ import pytest
 from textual.widgets import Input, Select
 
 from engine import Config
-from engine.presets import PRESETS
+from engine.config.presets import PRESETS
 from tui.dashboard.app import QueensApp
 from tui.dashboard.screens import RaceScreen, SolutionsScreen
 from tui.dashboard.screens.race import CHART_TITLE

@@ -13,7 +13,7 @@ import pytest
 from textual.widgets import DataTable
 from textual.widgets._footer import FooterKey
 
-from engine.lineage import CROSSED
+from engine.lineage.lineage import CROSSED
 from tests.dashboard.test_origin import CROSSING
 from tui.dashboard.app import QueensApp
 from tui.dashboard.column_fit import fitted_widths, longest_words, natural_widths, wrapped

@@ -7,8 +7,8 @@ import numpy as np
 import numpy.typing as npt
 import pytest
 
-from engine.exact_solutions import canonical_flags, list_solutions, listing_steps, solution_list
-from engine.solutions import symmetry_images
+from engine.solutions.archive import symmetry_images
+from engine.solutions.exact import canonical_flags, list_solutions, listing_steps, solution_list
 from tui.dashboard.gallery_layout import gallery_layout, pictures_that_fit
 from tui.dashboard.solution_sets import (
     NOT_FOUND,

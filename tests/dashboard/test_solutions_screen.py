@@ -15,7 +15,7 @@ import pytest
 from textual.pilot import Pilot
 
 from engine import Config
-from engine.exact_solutions import list_solutions
+from engine.solutions.exact import list_solutions
 from tui.dashboard.app import QueensApp
 from tui.dashboard.screens import SolutionsScreen
 from tui.dashboard.solution_sets import NOT_FOUND

@@ -13,7 +13,7 @@ from typing import Any, Final
 
 import numpy as np
 
-from engine.encodings import Encoding
+from engine.genomes.encodings import Encoding
 
 DIRECTIONS: Final = ((-1, -1), (-1, 0), (-1, 1), (0, -1), (0, 1), (1, -1), (1, 0), (1, 1))
 """The 8 directions a queen looks in, as (row step, column step)."""
@@ -161,7 +161,7 @@ SHEPPARD_FIELDS: Final = (
 
 def sheppard_operators() -> dict[str, Any]:
     """The ``sheppard`` preset's operators, to combine with a test's own small sizes."""
-    from engine.presets import preset_named
+    from engine.config.presets import preset_named
 
     preset = preset_named("sheppard").config(8)
     return {name: getattr(preset, name) for name in SHEPPARD_FIELDS}

@@ -1,7 +1,7 @@
 """Plain-Python references of the memetic kernels, draw for draw, for the tests.
 
 Written from the kernels' docstrings with Python integers, lists and sets: the compiled
-kernels (:mod:`engine.memetic_kernels`) must make exactly the same boards and moves.
+kernels (:mod:`engine.compiled.memetic_kernels`) must make exactly the same boards and moves.
 """
 
 from __future__ import annotations
@@ -81,7 +81,7 @@ def _pairs(genome: list[int]) -> int:
 def min_conflicts(
     genome: list[int], budget: int, candidates: int, stall_passes: int, key: int
 ) -> tuple[list[int], int, int]:
-    """The min-conflicts passes of :func:`engine.memetic_kernels.min_conflicts`, with every
+    """The min-conflicts passes of :func:`engine.compiled.memetic_kernels.min_conflicts`, with every
     swap's change found by counting the pairs before and after (no formula).
 
     Returns:

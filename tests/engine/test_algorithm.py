@@ -19,14 +19,14 @@ from engine import (
     Snapshot,
     snapshots,
 )
-from engine.crossover import FREE_CROSSOVERS, PERMUTATION_CROSSOVERS
-from engine.encodings import ENCODINGS
-from engine.fitness import FITNESS_SHAPES, evaluate
-from engine.mutation import FREE_MUTATIONS, MUTATIONS
-from engine.selection import SELECTIONS
+from engine.genomes.encodings import ENCODINGS
+from engine.genomes.fitness import FITNESS_SHAPES, evaluate
+from engine.genomes.uniqueness import HashSet
+from engine.operators.crossover import FREE_CROSSOVERS, PERMUTATION_CROSSOVERS
+from engine.operators.mutation import FREE_MUTATIONS, MUTATIONS
+from engine.operators.selection import SELECTIONS
+from engine.operators.survivors import SURVIVORS
 from engine.snapshot import STAT_COLUMNS
-from engine.survivors import SURVIVORS
-from engine.uniqueness import HashSet
 
 FAST: dict[str, object] = {"n": 8, "population": 16, "generations": 15, "stop_when_solved": False}
 

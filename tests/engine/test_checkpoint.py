@@ -17,7 +17,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from engine import CheckpointError, Config, GeneticAlgorithm, Snapshot
-from engine.checkpoint import BUDGET_FIELDS, read_checkpoint
+from engine.checkpoint.checkpoint import BUDGET_FIELDS, read_checkpoint
 from engine.snapshot import STAT_COLUMNS
 
 FAST: dict[str, Any] = {"n": 6, "population": 10, "generations": 40, "stop_when_solved": False}
@@ -289,7 +289,7 @@ def test_a_resumed_run_may_change_its_budget_and_keep_its_digest():
 def test_a_small_file_never_allocates_what_its_config_declares(monkeypatch):
     # A huge machine, so that the config alone is allowed: the checkpoint must still be
     # refused before anything of the declared size exists.
-    monkeypatch.setattr("engine.memory_budget.physical_memory", lambda: 2**50)
+    monkeypatch.setattr("engine.config.memory_budget.physical_memory", lambda: 2**50)
     for declared in ({"n": 10**8}, {"population": 10**8}, {"n": 10**6, "population": 10**4}):
         state = fresh()
         state["config"] = {**state["config"], **declared}

@@ -8,8 +8,8 @@ import numpy as np
 import pytest
 
 from engine import Config, ConfigError, GeneticAlgorithm
-from engine.config import ENCODINGS, fitting_operators
-from engine.memory_budget import memory_needs, physical_memory
+from engine.config.config import ENCODINGS, fitting_operators
+from engine.config.memory_budget import memory_needs, physical_memory
 
 
 def refusal(**values: Any) -> ConfigError:
@@ -99,7 +99,7 @@ def test_check_reports_a_key_that_is_not_text():
     ],
 )
 def test_the_memory_estimate_blames_the_field_that_is_too_big(values, field, monkeypatch):
-    monkeypatch.setattr("engine.memory_budget.physical_memory", lambda: 8 * 2**30)
+    monkeypatch.setattr("engine.config.memory_budget.physical_memory", lambda: 8 * 2**30)
     error = refusal(**values)
     assert error.field == field
     assert "GiB" in error.allowed
@@ -180,8 +180,8 @@ def test_fitting_operators_refuses_an_unknown_encoding():
 
 
 def test_the_memory_estimate_counts_the_local_search_and_the_greedy_start() -> None:
-    from engine.greedy_start import BYTES_PER_COLUMN
-    from engine.local_search import BYTES_PER_CHILD_GENE
+    from engine.operators.greedy_start import BYTES_PER_COLUMN
+    from engine.operators.local_search import BYTES_PER_CHILD_GENE
 
     plain = Config(n=5000, population=20, mutation="swap", seed=1)
     memetic = plain.replace(local_search=50, greedy_start=True)

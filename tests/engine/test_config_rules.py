@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from engine.config import FIELDS, Config, config_errors, parse_field
+from engine.config.config import FIELDS, Config, config_errors, parse_field
 from engine.errors import ConfigError
 
 

@@ -12,8 +12,13 @@ from engine_reference import (
     squares_of,
 )
 
-from engine.conflicts import attacked_directions, board_lines, count_conflicts, distinct_squares
-from engine.encodings import ENCODINGS, INTEGER, PERMUTATION, SQUARES, queens_of
+from engine.genomes.conflicts import (
+    attacked_directions,
+    board_lines,
+    count_conflicts,
+    distinct_squares,
+)
+from engine.genomes.encodings import ENCODINGS, INTEGER, PERMUTATION, SQUARES, queens_of
 
 
 def genomes(*rows: list[int]) -> np.ndarray:

@@ -10,9 +10,9 @@ import numpy as np
 import pytest
 
 from engine import ConfigError
-from engine.backtracking import LAST_ROWS
-from engine.exact_solutions import count_part, count_parts, count_steps
-from engine.search_prefixes import check_prefixes, half_prefix_batches
+from engine.solutions.backtracking import LAST_ROWS
+from engine.solutions.exact import count_part, count_parts, count_steps
+from engine.solutions.search_prefixes import check_prefixes, half_prefix_batches
 
 ALL_SOLUTIONS: Final = (1, 0, 0, 2, 10, 4, 40, 92, 352, 724, 2680, 14200, 73712)
 """OEIS A000170, N = 1, 2, ..."""

@@ -9,8 +9,8 @@ from engine_reference import RecordingRng, ScriptedRng, is_permutation_rows
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-import engine.crossover as crossover_module
-from engine.crossover import (
+import engine.operators.crossover as crossover_module
+from engine.operators.crossover import (
     CROSSOVERS,
     FREE_CROSSOVERS,
     PERMUTATION_CROSSOVERS,

@@ -6,9 +6,9 @@ import numpy as np
 import pytest
 from engine_reference import brute_entropy
 
-from engine.diversity import column_entropy, unique_fraction
-from engine.encodings import INTEGER, PERMUTATION, SQUARES
-from engine.uniqueness import remember, row_hashes, unseen
+from engine.genomes.diversity import column_entropy, unique_fraction
+from engine.genomes.encodings import INTEGER, PERMUTATION, SQUARES
+from engine.genomes.uniqueness import remember, row_hashes, unseen
 
 
 def cyclic_shifts(n: int) -> np.ndarray:
@@ -127,7 +127,7 @@ def test_unseen_drops_known_and_repeated_hashes():
 
 @pytest.mark.parametrize("shape", [(3, 5), (200, 64), (40, 300)])
 def test_row_hashes_are_the_weighted_sums_modulo_2_to_the_64(shape):
-    from engine.uniqueness import _weights
+    from engine.genomes.uniqueness import _weights
 
     genomes = np.random.default_rng(shape[0]).integers(0, shape[1], shape)
     weights = [int(w) for w in _weights(shape[1])]

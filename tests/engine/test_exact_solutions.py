@@ -9,7 +9,8 @@ import numpy as np
 import pytest
 
 from engine import ConfigError
-from engine.backtracking import (
+from engine.solutions.archive import KNOWN_TOTALS, canonical_boards, symmetry_images
+from engine.solutions.backtracking import (
     FRONTIER_BUDGET,
     LAST_ROWS,
     Frontier,
@@ -21,7 +22,7 @@ from engine.backtracking import (
     piece_size,
     placements_of,
 )
-from engine.exact_solutions import (
+from engine.solutions.exact import (
     COUNTING_LIMIT,
     LISTING_LIMIT,
     CountProgress,
@@ -33,8 +34,7 @@ from engine.exact_solutions import (
     listing_steps,
     solution_list,
 )
-from engine.solutions import KNOWN_TOTALS, canonical_boards, symmetry_images
-from engine.symmetric_solutions import (
+from engine.solutions.symmetry import (
     fundamental_count,
     half_turn_symmetric,
     quarter_turn_symmetric,
@@ -111,7 +111,7 @@ def test_listing_equals_brute_force(n: int) -> None:
 
 @pytest.mark.parametrize("n", TESTED)
 def test_marked_solutions_are_the_class_representatives(n: int) -> None:
-    """Against engine.solutions: a board is marked exactly when it is the smallest of its 8
+    """Against engine.solutions.archive: a board is marked exactly when it is the smallest of its 8
     images; every class (all images of a representative) is among the solutions, has 2, 4 or
     8 members (1 for N = 1), and one marked member."""
     listing = list_solutions(n)

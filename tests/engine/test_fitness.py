@@ -6,9 +6,9 @@ import numpy as np
 import pytest
 from engine_reference import SOLUTION_8, brute_conflicts, squares_of
 
-from engine.encodings import ENCODINGS, INTEGER, PERMUTATION, SQUARES
-from engine.fitness import FITNESS_SHAPES, STACKED_PENALTY, evaluate, max_pairs
-from engine.selection import roulette_probabilities
+from engine.genomes.encodings import ENCODINGS, INTEGER, PERMUTATION, SQUARES
+from engine.genomes.fitness import FITNESS_SHAPES, STACKED_PENALTY, evaluate, max_pairs
+from engine.operators.selection import roulette_probabilities
 
 
 def score(shape: str, genome: list[int], n: int, encoding=PERMUTATION) -> tuple[float, int]:

@@ -14,11 +14,11 @@ from hypothesis import strategies as st
 
 import engine.algorithm as algorithm_module
 from engine import CheckpointError, Config, ConfigError, GeneticAlgorithm
-from engine.crossover import CROSSOVERS
-from engine.encodings import INTEGER, SQUARES, Encoding
-from engine.mutation import MUTATIONS, MutationSettings, reset_one_mutation
-from engine.presets import preset_named
-from engine.survivors import threshold_acceptance
+from engine.config.presets import preset_named
+from engine.genomes.encodings import INTEGER, SQUARES, Encoding
+from engine.operators.crossover import CROSSOVERS
+from engine.operators.mutation import MUTATIONS, MutationSettings, reset_one_mutation
+from engine.operators.survivors import threshold_acceptance
 
 
 class Spy:

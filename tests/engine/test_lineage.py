@@ -16,10 +16,10 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 import engine.algorithm as algorithm_module
-import engine.memetic_children as memetic_children
+import engine.large_n.memetic_children as memetic_children
 from engine import Config, ConfigError, GeneticAlgorithm, Snapshot
-from engine.crossover import CROSSOVER_PARTS, FREE_CROSSOVERS, PERMUTATION_CROSSOVERS
-from engine.lineage import (
+from engine.config.presets import PRESETS
+from engine.lineage.lineage import (
     BEST,
     COPY,
     CROSSED,
@@ -31,8 +31,13 @@ from engine.lineage import (
     SURVIVOR,
     Lineage,
 )
-from engine.mutation import COUNTED_MUTATIONS, FREE_MUTATIONS, MUTATIONS, PERMUTATION_MUTATIONS
-from engine.presets import PRESETS
+from engine.operators.crossover import CROSSOVER_PARTS, FREE_CROSSOVERS, PERMUTATION_CROSSOVERS
+from engine.operators.mutation import (
+    COUNTED_MUTATIONS,
+    FREE_MUTATIONS,
+    MUTATIONS,
+    PERMUTATION_MUTATIONS,
+)
 
 # --- Spies on what the mutation and the local search saw and made. ---
 

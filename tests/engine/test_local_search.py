@@ -13,12 +13,12 @@ from hypothesis import strategies as st
 from memetic_reference import below, greedy_permutation, min_conflicts, next_random
 
 from engine import Config, ConfigError, GeneticAlgorithm
-from engine.conflicts import board_lines, count_conflicts, swap_change
-from engine.encodings import PERMUTATION
-from engine.greedy_start import TRIES, greedy_population, random_keys
-from engine.local_search import STALL_PASSES, Improved, LocalSearchSettings, local_search
-from engine.mutation import MutationSettings, _conflict_change, conflict_mutation_counted
-from engine.presets import PRESETS
+from engine.config.presets import PRESETS
+from engine.genomes.conflicts import board_lines, count_conflicts, swap_change
+from engine.genomes.encodings import PERMUTATION
+from engine.operators.greedy_start import TRIES, greedy_population, random_keys
+from engine.operators.local_search import STALL_PASSES, Improved, LocalSearchSettings, local_search
+from engine.operators.mutation import MutationSettings, _conflict_change, conflict_mutation_counted
 
 
 def random_permutations(count: int, n: int, seed: int) -> np.ndarray:
@@ -175,8 +175,8 @@ def test_greedy_start_draws_one_key_per_individual_from_the_run_generator() -> N
 def test_the_kernels_random_numbers_are_splitmix64_and_multiply_shift(
     state: int, bound: int
 ) -> None:
-    from engine.memetic_kernels import below as compiled_below
-    from engine.memetic_kernels import next_random as compiled_next
+    from engine.compiled.memetic_kernels import below as compiled_below
+    from engine.compiled.memetic_kernels import next_random as compiled_next
 
     after, draw = compiled_next(np.uint64(state))
     assert (int(after), int(draw)) == next_random(state)
@@ -196,7 +196,7 @@ def test_splitmix64_gives_its_published_first_outputs() -> None:
 @settings(max_examples=60, deadline=None)
 @given(n=st.integers(1, 80), key=st.integers(0, 2**64 - 1), tries=st.integers(1, 70))
 def test_the_greedy_kernel_makes_the_reference_board(n: int, key: int, tries: int) -> None:
-    from engine.memetic_kernels import greedy_fill
+    from engine.compiled.memetic_kernels import greedy_fill
 
     genome = np.empty(n, dtype=np.int64)
     left_open = greedy_fill(genome, np.uint64(key), tries)
@@ -218,7 +218,7 @@ def test_the_greedy_kernel_makes_the_reference_board(n: int, key: int, tries: in
 def test_the_search_kernel_makes_the_reference_moves(
     n: int, budget: int, candidates: int, stall: int, key: int, seed: int
 ) -> None:
-    from engine.memetic_kernels import min_conflicts as compiled_search
+    from engine.compiled.memetic_kernels import min_conflicts as compiled_search
 
     genome = random_permutations(1, n, seed)
     lines = board_lines(genome, n, PERMUTATION)
@@ -273,7 +273,7 @@ def test_a_local_search_in_place_changes_the_children_it_is_given() -> None:
 def test_the_kernel_cache_stays_numbas_where_the_source_is_writable_or_a_dir_is_set(
     tmp_path: Path,
 ) -> None:
-    from engine.compiled import choose_cache_dir
+    from engine.compiled.jit import choose_cache_dir
 
     assert choose_cache_dir(tmp_path, {}) is None
     assert (tmp_path / "__pycache__").is_dir()
@@ -287,7 +287,7 @@ def test_the_kernel_cache_goes_to_the_users_cache_or_the_temporary_dir_from_a_re
 ) -> None:
     import tempfile
 
-    from engine.compiled import choose_cache_dir
+    from engine.compiled.jit import choose_cache_dir
 
     monkeypatch.setattr(tempfile, "tempdir", str(tmp_path / "temporary"))
 

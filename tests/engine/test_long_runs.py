@@ -13,10 +13,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import engine.algorithm as algorithm_module
-import engine.uniqueness as uniqueness_module
+import engine.genomes.uniqueness as uniqueness_module
 from engine import Config, GeneticAlgorithm
+from engine.genomes.uniqueness import HashArray, HashSet, remember, unseen
 from engine.snapshot import STAT_COLUMNS, GenerationStats, History
-from engine.uniqueness import HashArray, HashSet, remember, unseen
 
 # --- The seen set. ---
 

@@ -21,24 +21,24 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine import GeneticAlgorithm
-from engine.conflicts import count_conflicts
-from engine.crossover import COMPILED_CYCLE_FROM, cycle_crossover_with, draw_nothing
-from engine.cycle_kernel import compiled_cycle_crossover
-from engine.diversity import column_entropy
-from engine.encodings import ENCODINGS, PERMUTATION
-from engine.entropy_kernel import MOST_INDIVIDUALS, compiled_column_entropy
-from engine.fitness import FITNESS_SHAPES, evaluate
-from engine.greedy_start import NARROW_GENES_FROM, greedy_population
-from engine.local_search import (
+from engine.compiled.cycle_kernel import compiled_cycle_crossover
+from engine.compiled.entropy_kernel import MOST_INDIVIDUALS, compiled_column_entropy
+from engine.config.presets import PRESETS
+from engine.genomes.conflicts import count_conflicts
+from engine.genomes.diversity import column_entropy
+from engine.genomes.encodings import ENCODINGS, PERMUTATION
+from engine.genomes.fitness import FITNESS_SHAPES, evaluate
+from engine.genomes.uniqueness import row_hashes
+from engine.large_n.memetic_children import evaluate_boards, improve_children_compiled
+from engine.operators.crossover import COMPILED_CYCLE_FROM, cycle_crossover_with, draw_nothing
+from engine.operators.greedy_start import NARROW_GENES_FROM, greedy_population
+from engine.operators.local_search import (
     CONFLICT_SHAPES,
     LocalSearchSettings,
     compiled_children_apply,
     local_search,
 )
-from engine.memetic_children import evaluate_boards, improve_children_compiled
-from engine.mutation import MutationSettings, conflict_mutation_counted
-from engine.presets import PRESETS
-from engine.uniqueness import row_hashes
+from engine.operators.mutation import MutationSettings, conflict_mutation_counted
 
 
 def near_copies(size: int, n: int, copies: int, seed: int) -> np.ndarray:
@@ -154,9 +154,9 @@ def test_which_runs_take_the_compiled_children(changes: dict[str, Any], applies:
 _MEASURED_RUN = """
 import json, sys
 from engine import GeneticAlgorithm
-from engine.greedy_start import NARROW_GENES_FROM
-from engine.memory_budget import COMPILED_KERNELS_BYTES, memory_needs
-from engine.presets import PRESETS
+from engine.operators.greedy_start import NARROW_GENES_FROM
+from engine.config.memory_budget import COMPILED_KERNELS_BYTES, memory_needs
+from engine.config.presets import PRESETS
 
 def status(field):
     with open("/proc/self/status") as lines:
@@ -223,7 +223,7 @@ def test_large_boards_hold_int32_genes_and_make_the_same_run(monkeypatch: Any) -
     n = NARROW_GENES_FROM + 3
     config = PRESETS["memetic"].config(n, seed=1, stop_when_solved=False, generations=3)
     narrow, narrow_dtype = _run_arrays(config)
-    monkeypatch.setattr("engine.greedy_start.NARROW_GENES_FROM", 2**40)
+    monkeypatch.setattr("engine.operators.greedy_start.NARROW_GENES_FROM", 2**40)
     wide, wide_dtype = _run_arrays(config)
     assert (narrow_dtype, wide_dtype) == ("int32", "int64")
     assert all(np.array_equal(a, b) for a, b in zip(narrow, wide, strict=True))
@@ -288,7 +288,7 @@ def test_large_boards_are_cycle_crossed_compiled_with_the_same_children(monkeypa
         _, peak = tracemalloc.get_traced_memory()
     finally:
         tracemalloc.stop()
-    monkeypatch.setattr("engine.crossover.COMPILED_CYCLE_FROM", 2**40)
+    monkeypatch.setattr("engine.operators.crossover.COMPILED_CYCLE_FROM", 2**40)
     numpy_made = cycle_crossover_with(first, second, draw_nothing(2, n, rng))
     assert all(np.array_equal(a, b) for a, b in zip(compiled, numpy_made, strict=True))
     # The two children and 9 bytes a position; the pointer doubling took 34 bytes a gene.

@@ -1,8 +1,9 @@
 """The memetic preset's generation at large N holds no more copies of the genes than it must.
 
-The survivors are written over the children's rows (engine.survivor_rows), a few large boards
-are told apart without the hashes' weights (engine.uniqueness.distinct_rows), and the children
-are searched on int16 line counts where they hold them (engine.memetic_children): the same
+The survivors are written over the children's rows (engine.large_n.survivor_rows), a few large
+boards are told apart without the hashes' weights (engine.genomes.uniqueness.distinct_rows), and the
+children
+are searched on int16 line counts where they hold them (engine.large_n.memetic_children): the same
 populations and statistics, in less memory.
 """
 
@@ -17,20 +18,14 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-import engine.memetic_children as memetic_children
+import engine.large_n.memetic_children as memetic_children
 from engine import GeneticAlgorithm
 from engine.algorithm import LARGE_BOARD
-from engine.conflicts import count_conflicts
-from engine.cycle_kernel import compiled_cycle_crossover, cycle_crossover_in_place
-from engine.encodings import PERMUTATION
-from engine.local_search import LocalSearchSettings
-from engine.memetic_children import improve_children_compiled
-from engine.mutation import MutationSettings
-from engine.presets import PRESETS
-from engine.snapshot import read_only
-from engine.solutions import SHARED_ROW_BYTES, SolutionArchive, class_keys, symmetry_images
-from engine.survivor_rows import BLOCK_COLUMNS, gathered_over_children
-from engine.uniqueness import (
+from engine.compiled.cycle_kernel import compiled_cycle_crossover, cycle_crossover_in_place
+from engine.config.presets import PRESETS
+from engine.genomes.conflicts import count_conflicts
+from engine.genomes.encodings import PERMUTATION
+from engine.genomes.uniqueness import (
     CACHED_WEIGHTS_UP_TO,
     WEIGHT_BLOCK,
     distinct_rows,
@@ -39,6 +34,12 @@ from engine.uniqueness import (
     unique_fraction,
     weight_blocks,
 )
+from engine.large_n.memetic_children import improve_children_compiled
+from engine.large_n.survivor_rows import BLOCK_COLUMNS, gathered_over_children
+from engine.operators.local_search import LocalSearchSettings
+from engine.operators.mutation import MutationSettings
+from engine.snapshot import read_only
+from engine.solutions.archive import SHARED_ROW_BYTES, SolutionArchive, class_keys, symmetry_images
 
 T = TypeVar("T")
 
@@ -124,7 +125,7 @@ def test_a_few_large_boards_are_told_apart_without_the_hash_weights(monkeypatch:
     def no_weights(n: int) -> None:
         raise AssertionError(f"the hash weights of {n} genes were drawn")
 
-    monkeypatch.setattr("engine.uniqueness._weights", no_weights)
+    monkeypatch.setattr("engine.genomes.uniqueness._weights", no_weights)
     assert unique_fraction(rows) == 0.75
 
 

@@ -15,9 +15,9 @@ from engine_reference import (
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine.conflicts import board_lines, count_conflicts
-from engine.encodings import ENCODINGS, INTEGER, PERMUTATION, SQUARES, Encoding
-from engine.mutation import (
+from engine.genomes.conflicts import board_lines, count_conflicts
+from engine.genomes.encodings import ENCODINGS, INTEGER, PERMUTATION, SQUARES, Encoding
+from engine.operators.mutation import (
     FREE_MUTATIONS,
     MUTATIONS,
     PERMUTATION_MUTATIONS,

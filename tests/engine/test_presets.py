@@ -7,9 +7,9 @@ import pytest
 from engine_reference import brute_conflicts, squares_of
 
 from engine import Config, ConfigError, GeneticAlgorithm, stop_rules
-from engine.encodings import ENCODINGS
-from engine.fitness import FITNESS_SHAPES, evaluate
-from engine.presets import PRESETS, Preset, preset_named
+from engine.config.presets import PRESETS, Preset, preset_named
+from engine.genomes.encodings import ENCODINGS
+from engine.genomes.fitness import FITNESS_SHAPES, evaluate
 from engine.termination import MaxEvaluations, MaxGenerations, Solved
 
 PARAMETRIZE_PRESETS = pytest.mark.parametrize("preset", list(PRESETS.values()), ids=list(PRESETS))

@@ -8,7 +8,7 @@ from engine_reference import ScriptedRng
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine.selection import (
+from engine.operators.selection import (
     SELECTIONS,
     best_two_of_five_select,
     rank_select,
@@ -17,7 +17,7 @@ from engine.selection import (
     truncation_select,
     uniform_select,
 )
-from engine.survivors import SURVIVORS, best_of_union_survivors, generational_survivors
+from engine.operators.survivors import SURVIVORS, best_of_union_survivors, generational_survivors
 
 # --- Parent selection. ---
 

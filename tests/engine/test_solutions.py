@@ -12,8 +12,9 @@ import pytest
 from engine_reference import brute_conflicts
 
 from engine import Config, ConfigError, GeneticAlgorithm, Snapshot
-from engine.presets import preset_named
-from engine.solutions import (
+from engine.config.presets import preset_named
+from engine.genomes.uniqueness import row_hashes
+from engine.solutions.archive import (
     KNOWN_TOTALS,
     SolutionArchive,
     canonical,
@@ -21,7 +22,6 @@ from engine.solutions import (
     class_keys,
     symmetry_images,
 )
-from engine.uniqueness import row_hashes
 
 Board = tuple[int, ...]
 

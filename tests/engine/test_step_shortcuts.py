@@ -11,11 +11,11 @@ import numpy as np
 import pytest
 from engine_reference import brute_entropy
 
-from engine.conflicts import board_lines, conflicts_from_sums, own_line_sums
-from engine.crossover import order_crossover
-from engine.diversity import column_entropy
-from engine.encodings import ENCODINGS, INTEGER, PERMUTATION, Genomes
-from engine.mutation import MutationSettings, conflict_mutation_counted
+from engine.genomes.conflicts import board_lines, conflicts_from_sums, own_line_sums
+from engine.genomes.diversity import column_entropy
+from engine.genomes.encodings import ENCODINGS, INTEGER, PERMUTATION, Genomes
+from engine.operators.crossover import order_crossover
+from engine.operators.mutation import MutationSettings, conflict_mutation_counted
 
 
 def population(encoding_name: str, size: int, n: int, seed: int) -> Genomes:
@@ -185,7 +185,7 @@ def masked_random_attacked_queen(attacked: np.ndarray, rng: np.random.Generator)
 @pytest.mark.parametrize("density", [0.0, 0.02, 0.3, 1.0])
 @pytest.mark.parametrize("n", [1, 5, 64])
 def test_attacked_queen_draw_equals_the_masked_one(density, n):
-    from engine.mutation import _random_attacked_queen
+    from engine.operators.mutation import _random_attacked_queen
 
     attacked = np.random.default_rng(n).random((200, n)) < density
     attacked[-3:] = False  # rows without an attacked queen at the end, where the clip matters
@@ -197,7 +197,7 @@ def test_attacked_queen_draw_equals_the_masked_one(density, n):
 
 @pytest.mark.parametrize("n", [2, 5, 33])
 def test_swap_change_from_gathered_sharing_equals_the_counts_read_again(n):
-    from engine.conflicts import swap_change
+    from engine.genomes.conflicts import swap_change
 
     genomes = population("permutation", 40, n, n)
     lines = board_lines(genomes, n, PERMUTATION)
@@ -236,7 +236,7 @@ def test_swap_change_from_gathered_sharing_equals_the_counts_read_again(n):
     ],
 )
 def test_best_first_is_a_stable_sort_of_the_negated_values(values):
-    from engine.survivors import best_first
+    from engine.operators.survivors import best_first
 
     array = np.array(values, dtype=np.float64)
     expected = np.argsort(-array, kind="stable")
@@ -245,7 +245,7 @@ def test_best_first_is_a_stable_sort_of_the_negated_values(values):
 
 
 def test_best_first_equals_the_float_sort_on_random_fitness():
-    from engine.survivors import best_first
+    from engine.operators.survivors import best_first
 
     rng = np.random.default_rng(11)
     for high in (5, 2016, 32766, 32767, 70000):
@@ -255,7 +255,7 @@ def test_best_first_equals_the_float_sort_on_random_fitness():
 
 def test_order_crossover_keeps_no_rotation_table_for_a_large_board():
     """The table has N + 1 rows of N: at N = 100,000 it would be 80 GB."""
-    from engine.crossover import _rotations
+    from engine.operators.crossover import _rotations
 
     n = 100_000
     first = population("permutation", 2, n, 1)

@@ -1,4 +1,4 @@
-"""Kept counts (engine.tracked_population): the same run, bit for bit, as counting afresh.
+"""Kept counts (engine.large_n.tracked_population): the same run, bit for bit, as counting afresh.
 
 Every generation of many seeded configs is fingerprinted (population, fitness, conflicts, the
 generator's state, the best index and the statistics) with the counts kept and with them
@@ -17,17 +17,17 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 import engine.algorithm as algorithm_module
-import engine.tracked_generation as tracked_generation
-import engine.tracked_population as tracked_population
+import engine.large_n.tracked_generation as tracked_generation
+import engine.large_n.tracked_population as tracked_population
 from engine import Config, GeneticAlgorithm
-from engine.conflicts import board_lines
-from engine.crossover import PERMUTATION_CROSSOVERS
-from engine.diversity import column_entropy, unique_fraction
-from engine.encodings import ENCODINGS
 from engine.errors import ConfigError
-from engine.row_lines import HASH_BLOCK, count_rows
-from engine.tracked_population import TrackedPopulation
-from engine.uniqueness import hash_weights
+from engine.genomes.conflicts import board_lines
+from engine.genomes.diversity import column_entropy, unique_fraction
+from engine.genomes.encodings import ENCODINGS
+from engine.genomes.uniqueness import hash_weights
+from engine.large_n.row_lines import HASH_BLOCK, count_rows
+from engine.large_n.tracked_population import TrackedPopulation
+from engine.operators.crossover import PERMUTATION_CROSSOVERS
 
 PERMUTATION = ENCODINGS["permutation"]
 

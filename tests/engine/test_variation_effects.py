@@ -8,12 +8,12 @@ import numpy as np
 import pytest
 
 from engine import Config, GeneticAlgorithm
-from engine.crossover import CROSSOVERS, PERMUTATION_CROSSOVERS
+from engine.config.presets import PRESETS
 from engine.errors import ConfigError
-from engine.fitness import evaluate
-from engine.lineage import COPY, CROSSED
-from engine.presets import PRESETS
-from engine.variation_effects import VariationEffects, unmutated_children, variation_effects
+from engine.genomes.fitness import evaluate
+from engine.lineage.lineage import COPY, CROSSED
+from engine.lineage.variation_effects import VariationEffects, unmutated_children, variation_effects
+from engine.operators.crossover import CROSSOVERS, PERMUTATION_CROSSOVERS
 
 
 def effects_of(algorithm: GeneticAlgorithm) -> VariationEffects:

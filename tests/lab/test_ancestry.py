@@ -12,7 +12,7 @@ import pytest
 from lab_runs import live_run
 
 from engine import Config, GeneticAlgorithm, Snapshot
-from engine.lineage import COPY, CROSSED, FROM_BEST, KIND, MOSTLY_SECOND, NEW, SURVIVOR
+from engine.lineage.lineage import COPY, CROSSED, FROM_BEST, KIND, MOSTLY_SECOND, NEW, SURVIVOR
 from tui.lab.engine_state import HISTORY_LIMIT
 from tui.lab.lineage import SnapshotSource, ancestry, best_descent, trace
 from tui.lab.recorded_lineage import RecordedSource, snapshot_with_lineage

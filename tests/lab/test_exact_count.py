@@ -17,7 +17,7 @@ from typing import Any, Final
 
 import pytest
 
-from engine.symmetric_solutions import fundamental_count
+from engine.solutions.symmetry import fundamental_count
 from tui.lab.exact_count.ledgers import MemoryCountLedger, StoreCountLedger
 from tui.lab.exact_count.plan import TASK_MODULE, count_plan
 from tui.lab.exact_count.runner import run_count

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from lab_runs import live_run
 
 from engine import Config, GeneticAlgorithm, Snapshot
-from engine.presets import PRESETS
+from engine.config.presets import PRESETS
 from tui.lab.engine_state import new_algorithm
 from tui.lab.recorder import Recorder, stats_row
 from tui.lab.resume import resume

@@ -16,9 +16,9 @@ from hypothesis import example, given, reject, settings
 from hypothesis import strategies as st
 
 from engine import FIELDS, Config, ConfigError, fitting_operators
-from engine.config import LARGEST_WHOLE_NUMBER
-from engine.field_uses import unread_fields
-from engine.presets import PRESETS
+from engine.config.config import LARGEST_WHOLE_NUMBER
+from engine.config.field_uses import unread_fields
+from engine.config.presets import PRESETS
 from tui.cli.command_line import build_parser, main
 from tui.cli.config_flags import OPERATOR_FIELDS, config_from_args
 from tui.lab.rerun_line import config_flags, flag_of, solve_flags, solve_line, value_word

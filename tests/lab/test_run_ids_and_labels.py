@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from engine import Config
-from engine.presets import preset_named
+from engine.config.presets import preset_named
 from tui.lab.config_summary import run_description, summarize
 from tui.lab.run_label import MAX_LABEL, check_label
 from tui.lab.store import RunStore, StoreError

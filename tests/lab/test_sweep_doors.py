@@ -24,7 +24,7 @@ from typing import Any
 import pytest
 
 from engine import ConfigError
-from engine.config import LARGEST_WHOLE_NUMBER
+from engine.config.config import LARGEST_WHOLE_NUMBER
 from tui.cli.command_line import main
 from tui.lab.store import RunStore, StoreError
 from tui.lab.sweep.errors import ClusterError, TaskFailed, WorkersLost

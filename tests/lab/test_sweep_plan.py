@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from engine import ConfigError
-from engine.presets import PRESETS
+from engine.config.presets import PRESETS
 from tui.lab.sweep.fingerprint import config_fingerprint
 from tui.lab.sweep.plan import (
     MAX_TASKS,

@@ -13,9 +13,9 @@ from collections.abc import Mapping
 from typing import Any, Final
 
 from engine import FIELDS, Config, ConfigError
-from engine.config import fitting_operators, parse_field
-from engine.field_uses import APPLIES_WHEN, APPLIES_WHEN_ON, unread_error, unread_fields
-from engine.presets import PRESETS, preset_named
+from engine.config.config import fitting_operators, parse_field
+from engine.config.field_uses import APPLIES_WHEN, APPLIES_WHEN_ON, unread_error, unread_fields
+from engine.config.presets import PRESETS, preset_named
 from tui.lab.rerun_line import config_flags, flag_of
 
 __all__ = [

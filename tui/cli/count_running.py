@@ -30,7 +30,7 @@ from tui.cli.sweep_running import (
 from tui.lab.sweep.held_signals import signals_held
 
 if TYPE_CHECKING:
-    from engine.exact_solutions import CountProgress
+    from engine.solutions.exact import CountProgress
     from tui.lab.exact_count.plan import CountPlan
     from tui.lab.exact_count.runner import JobRunner
 
@@ -53,7 +53,7 @@ def count_on_workers(n: int, args: argparse.Namespace, arrived_before: int | Non
     if arrived_before is None:
         arrived_before = len(received_signals)
     with signals_held():  # an import cut by a signal may swallow it: import whole
-        from engine.symmetric_solutions import fundamental_count
+        from engine.solutions.symmetry import fundamental_count
         from tui.cli import result_printing  # noqa: F401  (for print_count, imported whole)
         from tui.cli.solution_text import ProgressLine
         from tui.lab.exact_count.ledgers import StoreCountLedger

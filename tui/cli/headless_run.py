@@ -196,8 +196,8 @@ def first_population_seconds(config: Config) -> float | None:
     """
     import numpy as np
 
-    from engine.encodings import ENCODINGS
-    from engine.fitness import FITNESS_SHAPES, evaluate
+    from engine.genomes.encodings import ENCODINGS
+    from engine.genomes.fitness import FITNESS_SHAPES, evaluate
 
     limit = config.time_limit
     genes = config.population * config.n

@@ -26,7 +26,7 @@ GENOME_ENDS: Final = 20
 def queens_rows(snapshot: Snapshot, index: int | None = None) -> Rows:
     """``[[row, column], ...]`` of an individual's queens (the best by default), as arrays:
     written a chunk at a time (:mod:`tui.lab.json_stream`), never a list of N pairs."""
-    from engine.encodings import ENCODINGS
+    from engine.genomes.encodings import ENCODINGS
 
     genome = snapshot.best if index is None else snapshot.population[index]
     rows, columns = ENCODINGS[snapshot.encoding].decode(genome[None, :], snapshot.n)
@@ -93,8 +93,8 @@ def board_text(snapshot: Snapshot, index: int | None = None) -> str:
     """An individual (the best by default) as a plain board with numbered rows and columns:
     ``Q`` a queen, ``X`` a queen another attacks, ``.`` an empty square (see
     :data:`BOARD_LEGEND`), so that a conflict named as ``row,column`` can be found."""
-    from engine.conflicts import board_lines
-    from engine.encodings import ENCODINGS
+    from engine.genomes.conflicts import board_lines
+    from engine.genomes.encodings import ENCODINGS
 
     n = snapshot.n
     chosen = snapshot.best_index if index is None else index
@@ -117,8 +117,8 @@ def conflict_words(snapshot: Snapshot, index: int | None = None) -> str:
     attacked queens``. A conflict is a pair of queens attacking each other; the board marks
     the attacked queens (``X``), a different count, so the line above it gives both and
     :data:`BOARD_LEGEND` says what each is."""
-    from engine.conflicts import board_lines
-    from engine.encodings import ENCODINGS
+    from engine.genomes.conflicts import board_lines
+    from engine.genomes.encodings import ENCODINGS
 
     chosen = snapshot.best_index if index is None else index
     genome = snapshot.population[chosen : chosen + 1]

@@ -16,7 +16,7 @@ from typing import Any, Final, TextIO
 import numpy as np
 import numpy.typing as npt
 
-from engine.exact_solutions import CountProgress, SolutionList
+from engine.solutions.exact import CountProgress, SolutionList
 
 MARK: Final = "*"
 """Follows a solution that is the representative of its fundamental class."""

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any, Final
 
 from engine import Config, Snapshot
-from engine.solutions import KNOWN_TOTALS
+from engine.solutions.archive import KNOWN_TOTALS
 from tui.cli.exit_codes import EXIT_SOLVED, EXIT_UNSOLVED
 from tui.cli.headless_run import INTERRUPTED, run_headless
 from tui.cli.result_printing import collector_paused, json_text
@@ -55,7 +55,7 @@ def exact_totals(n: int) -> tuple[int, int] | None:
     """All and fundamental solutions of ``n``: counted up to :data:`COUNTED_HERE`, published
     beyond, ``None`` where nobody knows."""
     if n <= COUNTED_HERE:
-        from engine.exact_solutions import count_solutions
+        from engine.solutions.exact import count_solutions
 
         count = count_solutions(n)
         return count.total, count.fundamental

@@ -16,7 +16,7 @@ import threading
 from dataclasses import dataclass
 
 from engine import Snapshot
-from engine.lineage import CROSSED, KIND, MOSTLY_SECOND
+from engine.lineage.lineage import CROSSED, KIND, MOSTLY_SECOND
 from tui.dashboard.lineage_ring import LineageRing
 from tui.lab.lineage import Ancestor, ArrayFamily, BestDescent, trace
 from tui.lab.recorded_lineage import RecordedSource, snapshot_with_lineage

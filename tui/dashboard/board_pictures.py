@@ -42,7 +42,7 @@ import numpy as np
 import numpy.typing as npt
 
 from engine import ENCODINGS
-from engine.conflicts import board_lines
+from engine.genomes.conflicts import board_lines
 
 BRAILLE_BASE: Final = 0x2800
 """The blank Braille pattern; the dots are bits added to it."""

@@ -19,7 +19,7 @@ from typing import Final, NamedTuple
 import numpy as np
 import numpy.typing as npt
 
-from engine.variation_effects import STAGES
+from engine.lineage.variation_effects import STAGES
 
 FloatArray = npt.NDArray[np.float64]
 Piece = tuple[str, str | None]

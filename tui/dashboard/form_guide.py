@@ -11,10 +11,10 @@ from collections.abc import Mapping
 from typing import Final
 
 from engine import FIELDS
-from engine.crossover import PERMUTATION_CROSSOVERS
-from engine.field_uses import APPLIES_WHEN as APPLIES_WHEN  # the form reads it from here
-from engine.fitness import FITNESS_SHAPES
-from engine.mutation import FREE_MUTATIONS
+from engine.config.field_uses import APPLIES_WHEN as APPLIES_WHEN  # the form reads it from here
+from engine.genomes.fitness import FITNESS_SHAPES
+from engine.operators.crossover import PERMUTATION_CROSSOVERS
+from engine.operators.mutation import FREE_MUTATIONS
 
 GROUPS: Final[tuple[tuple[str, tuple[str, ...]], ...]] = (
     ("Problem", ("n", "encoding", "fitness")),
@@ -100,11 +100,11 @@ def fitting_choices(name: str, encoding: str) -> tuple[str, ...]:
 def default_operators(encoding: str) -> dict[str, str]:
     """The operators an encoding switches to when the current ones do not fit it.
 
-    The engine's own choice (``engine.config.fitting_operators``) where it has one, else the
+    The engine's own choice (``engine.config.config.fitting_operators``) where it has one, else the
     field's default when it fits, else the first fitting choice.
     """
     try:
-        from engine.config import fitting_operators
+        from engine.config.config import fitting_operators
 
         chosen: dict[str, str] = dict(fitting_operators(encoding))
     except (ImportError, ValueError):

@@ -1,6 +1,6 @@
 """Where an inspected individual came from: its parents, its operator, where each queen came from.
 
-No Textual here. :func:`origin_of` reads a snapshot's :class:`~engine.lineage.Lineage`: the
+No Textual here. :func:`origin_of` reads a snapshot's :class:`~engine.lineage.lineage.Lineage`: the
 individual's kind and operator, its parents in generation ``g - 1`` (index, fitness and
 conflicts, from the lineage's copy of that generation as published), and for each of its queens
 the parent it came from: a gene equal to the first parent's gene at the same position came from
@@ -18,7 +18,7 @@ import numpy as np
 import numpy.typing as npt
 
 from engine import Snapshot
-from engine.lineage import COPY, CROSSED, KIND, KIND_NAMES, MOSTLY_SECOND, MUTATED, NEW
+from engine.lineage.lineage import COPY, CROSSED, KIND, KIND_NAMES, MOSTLY_SECOND, MUTATED, NEW
 
 FROM_NEITHER: Final = 0
 """Queen origin: from no parent's same position (a new individual, a crossover's repair)."""

@@ -3,7 +3,7 @@ label for the run.
 
 Ctrl+p is a plain control character, so it reaches the app over SSH. The commands are built
 from the main screen's bindings table (so a new key appears here by itself), the presets of
-:data:`engine.presets.PRESETS` and the app's themes in which the dashboard is legible
+:data:`engine.config.presets.PRESETS` and the app's themes in which the dashboard is legible
 (:mod:`tui.dashboard.theme_legibility`). The palette acts on the screen it was
 opened over, through what :class:`CommandTarget` names: it knows no app or screen class.
 Its prompt is ``>`` (:data:`PROMPT`): Textual's magnifying glass is an emoji that many
@@ -22,7 +22,7 @@ from textual.app import App
 from textual.command import CommandPalette, DiscoveryHit, Hit, Hits, Provider, SearchIcon
 from textual.dom import DOMNode
 
-from engine.presets import PRESETS
+from engine.config.presets import PRESETS
 from tui.dashboard.actions.bindings import MAIN_BINDINGS
 from tui.dashboard.screens.help import described
 from tui.dashboard.theme_legibility import offered_themes

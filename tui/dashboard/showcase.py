@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import Final
 
 from engine import Config
-from engine.presets import PRESETS
+from engine.config.presets import PRESETS
 
 SHOWCASE: Final[Config] = PRESETS["showcase"].config()
 """The opening config of a dashboard started without flags: the ``showcase`` preset, so the

@@ -20,8 +20,8 @@ from typing import Final, Protocol
 import numpy as np
 import numpy.typing as npt
 
-from engine.exact_solutions import SolutionList
-from engine.solutions import canonical_boards
+from engine.solutions.archive import canonical_boards
+from engine.solutions.exact import SolutionList
 
 NOT_FOUND: Final = -1
 """The generation given for a solution the GA has not found."""
@@ -87,7 +87,7 @@ class ExactSolutionSet:
 
     def __init__(self, listing: SolutionList) -> None:
         """Args:
-        listing: The solutions, from :func:`engine.exact_solutions.list_solutions` or a
+        listing: The solutions, from :func:`engine.solutions.exact.list_solutions` or a
             stopped listing.
         """
         self.listing = listing

@@ -12,8 +12,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Final
 
-from engine.exact_solutions import COUNTING_LIMIT, LISTING_LIMIT
-from engine.solutions import KNOWN_TOTALS
+from engine.solutions.archive import KNOWN_TOTALS
+from engine.solutions.exact import COUNTING_LIMIT, LISTING_LIMIT
 
 AUTO_COUNT_LIMIT: Final = 18
 """The largest N the screen counts by itself: minutes at N = 18, in batches of a few seconds

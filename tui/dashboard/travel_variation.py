@@ -22,9 +22,9 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Final
 
 from engine import Config, ConfigError, Snapshot
-from engine.encodings import ENCODINGS
-from engine.fitness import FITNESS_SHAPES
-from engine.variation_effects import variation_effects
+from engine.genomes.encodings import ENCODINGS
+from engine.genomes.fitness import FITNESS_SHAPES
+from engine.lineage.variation_effects import variation_effects
 from tui.dashboard import variation_series
 from tui.dashboard.rewind import Rewinder
 from tui.dashboard.variation_series import COLUMNS, effects_row

@@ -19,7 +19,7 @@ import threading
 from typing import Final
 
 from engine import GeneticAlgorithm, Snapshot
-from engine.variation_effects import OUTCOMES, STAGES, VariationEffects, variation_effects
+from engine.lineage.variation_effects import OUTCOMES, STAGES, VariationEffects, variation_effects
 
 LIMIT: Final = 4096
 """Generations kept at most; beyond, every other one is dropped (the chart thins anyway)."""

@@ -4,7 +4,7 @@
 preset's name (which a form or flags may have changed) or a list of operators. The preset is
 the one from which the config differs in the fewest fields at its board size (the board size
 and the seed are the run's own, never a difference); on a tie, the one listed first in
-:data:`engine.presets.PRESETS` (or the one an older record names as its label). So the words
+:data:`engine.config.presets.PRESETS` (or the one an older record names as its label). So the words
 always describe the config exactly, whether the run started from that preset, from another, or
 from the defaults.
 """
@@ -16,8 +16,8 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 from engine import FIELDS
+from engine.config.presets import PRESETS
 from engine.errors import ConfigError
-from engine.presets import PRESETS
 from tui.lab.rerun_line import value_word
 
 OWN_FIELDS: Final = frozenset({"n", "seed"})

@@ -24,7 +24,7 @@ import numpy as np
 import numpy.typing as npt
 
 from engine import Snapshot
-from engine.lineage import (
+from engine.lineage.lineage import (
     COPY,
     CROSSED,
     FROM_BEST,
@@ -38,7 +38,8 @@ from engine.lineage import (
 
 class FamilyRow(NamedTuple):
     """Where one individual came from: its parents in the generation before (``-1``: none)
-    and its flag byte (:mod:`engine.lineage`; :data:`~engine.lineage.MUTATED` may be absent)."""
+    and its flag byte (:mod:`engine.lineage.lineage`; :data:`~engine.lineage.lineage.MUTATED` may be
+    absent)."""
 
     first: int
     second: int
@@ -74,7 +75,7 @@ class ArrayFamily:
 
     @classmethod
     def of(cls, lineage: Lineage) -> ArrayFamily:
-        """The family a lineage describes, without :data:`~engine.lineage.MUTATED` (as a
+        """The family a lineage describes, without :data:`~engine.lineage.lineage.MUTATED` (as a
         record keeps it)."""
         return cls(lineage.parents, lineage.origin_flags, lineage.best_index)
 

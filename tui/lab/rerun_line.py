@@ -4,7 +4,7 @@ The one spelling of a config on the command line: the dashboard's reproduce line
 show``, a sweep's rerun lines and ``queens serve`` (which starts each dashboard with these flags)
 all write it here, so what one prints every other reads the same way.
 
-What is written is what :func:`engine.config.parse_field` reads back, exactly: a float as its
+What is written is what :func:`engine.config.config.parse_field` reads back, exactly: a float as its
 shortest round-trip text (``repr``: ``0.123456789``, ``1234567.5``, ``0.9``), never rounded for
 the eye; a whole number in full; a bool as ``--x`` or ``--no-x``; no value as ``none``.
 """
@@ -15,8 +15,8 @@ from collections.abc import Collection, Mapping, Sequence
 from typing import Any, Final
 
 from engine import FIELDS, Config
-from engine.field_uses import unread_fields
-from engine.presets import preset_named
+from engine.config.field_uses import unread_fields
+from engine.config.presets import preset_named
 
 SOLVE_COMMAND: Final = ("queens", "solve")
 """The words a rerun line starts with."""
@@ -87,7 +87,7 @@ def solve_flags(
     A field is written when its value differs from what the command line would put under it
     (the preset's value at the config's board size, or the field's default), or when it is
     named in ``always``. A field missing from ``values`` is left out, and so is one the
-    config's operators never read (:func:`engine.field_uses.unread_fields`): the command line
+    config's operators never read (:func:`engine.config.field_uses.unread_fields`): the command line
     refuses such a flag, and the run is the same without it.
 
     Args:

@@ -13,7 +13,7 @@ from __future__ import annotations
 import argparse
 
 from engine import ConfigError
-from engine.presets import PRESETS
+from engine.config.presets import PRESETS
 from tui.cli.sweep_running import DEFAULT_MAX_EVALS, add_runner_flags, run_plan
 from tui.lab.sweep.held_signals import signals_held
 
@@ -26,7 +26,7 @@ def compare_plan(args: argparse.Namespace) -> object:
             all, or a bad ``--seeds``, ``--time-limit`` or ``--max-evals``; naming the flag.
     """
     with signals_held():  # an import cut by a signal may swallow it: import whole
-        from engine.config import parse_field
+        from engine.config.config import parse_field
         from tui.lab.sweep.plan import PlanSpec, build_plan, parse_seeds
 
     if not args.presets:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from engine.presets import PRESETS
+from engine.config.presets import PRESETS
 from tui.cli.exit_codes import EXIT_SOLVED
 
 

@@ -1,6 +1,6 @@
 """``queens solutions``: every solution for N, found exactly; or harvested by the GA (``--by-ga``).
 
-The exact search (:mod:`engine.exact_solutions`) lists N = 12's 14,200 solutions in hundredths
+The exact search (:mod:`engine.solutions.exact`) lists N = 12's 14,200 solutions in hundredths
 of a second and counts N = 16's 14.8 million in seconds. The GA harvest, which took minutes
 for N = 12, stays as an experiment behind ``--by-ga``, with the run configuration flags.
 """
@@ -27,7 +27,7 @@ LONG_LISTING: Final = 15
 
 def add_parser(commands: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     """Add ``solutions`` to the ``queens`` subcommands."""
-    from engine.exact_solutions import COUNTING_LIMIT, LISTING_LIMIT
+    from engine.solutions.exact import COUNTING_LIMIT, LISTING_LIMIT
 
     parser = commands.add_parser(
         "solutions",
@@ -142,8 +142,8 @@ def board_size(text: str | None) -> int:
 def count_exactly(n: int, as_json: bool) -> int:
     """Print the number of solutions of ``n`` and of fundamental ones; interrupted, the
     partial count (fundamental ones are then not counted), and exit 130 or 143."""
-    from engine.exact_solutions import CountProgress, check_board_size, count_steps
-    from engine.symmetric_solutions import fundamental_count
+    from engine.solutions.exact import CountProgress, check_board_size, count_steps
+    from engine.solutions.symmetry import fundamental_count
     from tui.cli.result_printing import json_text
     from tui.cli.signals import report_interruption
     from tui.cli.solution_text import (
@@ -181,13 +181,13 @@ def count_exactly(n: int, as_json: bool) -> int:
 
 def list_exactly(n: int, as_json: bool) -> int:
     """Print every solution of ``n``; interrupted, those found so far, and exit 130 or 143."""
-    from engine.exact_solutions import (
+    from engine.solutions.archive import KNOWN_TOTALS
+    from engine.solutions.exact import (
         ListingBatch,
         check_board_size,
         listing_steps,
         solution_list,
     )
-    from engine.solutions import KNOWN_TOTALS
     from tui.cli.signals import report_interruption
     from tui.cli.solution_text import (
         ProgressLine,

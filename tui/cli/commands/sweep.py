@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Final
 
 from engine import FIELDS, ConfigError
-from engine.presets import PRESETS
+from engine.config.presets import PRESETS
 from tui.cli.store_flags import MAX_RUN_ID, add_label_flag, refuse_label_unrecorded
 from tui.cli.sweep_running import DEFAULT_MAX_EVALS, add_runner_flags, output_of, run_plan
 from tui.lab.sweep.held_signals import signals_held

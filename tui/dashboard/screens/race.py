@@ -25,7 +25,7 @@ from textual.widgets import Footer, Label, Select, Static
 from textual_plotext import PlotextPlot
 
 from engine import Config, GeneticAlgorithm, Snapshot
-from engine.presets import PRESETS
+from engine.config.presets import PRESETS
 from tui.dashboard.board_pictures import HEADER_LINES, Position
 from tui.dashboard.chart_ticks import axis_ticks
 from tui.dashboard.screens.race_choice import RaceChoice

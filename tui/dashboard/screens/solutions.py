@@ -25,8 +25,8 @@ from textual.screen import Screen
 from textual.widgets import Footer, Static
 
 from engine import Config, Snapshot
-from engine.exact_solutions import LISTING_LIMIT
-from engine.solutions import KNOWN_TOTALS
+from engine.solutions.archive import KNOWN_TOTALS
+from engine.solutions.exact import LISTING_LIMIT
 from tui.dashboard.solution_sets import ExactSolutionSet, FoundSolutionSet
 from tui.dashboard.solution_texts import (
     AUTO_COUNT_LIMIT,

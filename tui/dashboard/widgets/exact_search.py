@@ -3,7 +3,7 @@
 An invisible widget, as :class:`~tui.dashboard.widgets.EngineRunner` is for the GA: it owns
 one search at a time and tells its screen how it goes through messages, posted from the
 thread with ``post_message``. The engine searches a batch of prefixes at a time
-(:func:`~engine.exact_solutions.listing_steps`, :func:`~engine.exact_solutions.count_steps`);
+(:func:`~engine.solutions.exact.listing_steps`, :func:`~engine.solutions.exact.count_steps`);
 between two batches the worker looks whether it was stopped, so :meth:`ExactSearch.stop` takes
 effect within a batch (under a second up to N = 17, a few seconds at N = 18).
 """
@@ -19,13 +19,13 @@ from textual.message import Message
 from textual.widget import Widget
 from textual.worker import Worker, WorkerState, get_current_worker
 
-from engine.exact_solutions import (
+from engine.solutions.exact import (
     ListingBatch,
     count_steps,
     listing_steps,
     solution_list,
 )
-from engine.symmetric_solutions import fundamental_count
+from engine.solutions.symmetry import fundamental_count
 from tui.dashboard.solution_sets import ExactSolutionSet
 
 _SEARCH_IDS: Final = itertools.count(1)

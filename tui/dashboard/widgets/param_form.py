@@ -27,7 +27,7 @@ from textual.widget import Widget
 from textual.widgets import Input, Label, Select, Static
 
 from engine import FIELDS, Config, ConfigError
-from engine.config import parse_field
+from engine.config.config import parse_field
 from tui.dashboard.form_guide import (
     APPLIES_WHEN,
     OPERATOR_FIELDS,

@@ -1,6 +1,6 @@
 """A select of the published GAs' presets, and the config a choice puts in the form.
 
-Choosing a preset fills every field of the form from :meth:`engine.presets.Preset.config`;
+Choosing a preset fills every field of the form from :meth:`engine.config.presets.Preset.config`;
 the fields stay editable afterwards. A preset that does not support the form's N brings its
 own N with it, and the form says why N changed.
 """
@@ -16,7 +16,7 @@ from textual.widgets import Select
 from textual.widgets._select import SelectCurrent
 
 from engine import Config
-from engine.presets import PRESETS
+from engine.config.presets import PRESETS
 
 if TYPE_CHECKING:
     from textual.widgets._select import NoSelection
@@ -47,7 +47,7 @@ def preset_choice(name: str, n: int | None, seed: int | None = None) -> PresetCh
     preset is then the same experiment with another GA.
 
     Args:
-        name: A key of :data:`engine.presets.PRESETS`.
+        name: A key of :data:`engine.config.presets.PRESETS`.
         n: The form's N (``None`` when the field does not hold a valid number).
         seed: The form's seed, kept in the config.
 

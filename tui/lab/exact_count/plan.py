@@ -1,6 +1,6 @@
 """A count split into parts: the engine's batches of prefixes, named by a fingerprint.
 
-The split depends only on N (:func:`engine.exact_solutions.count_parts`), never on the workers,
+The split depends only on N (:func:`engine.solutions.exact.count_parts`), never on the workers,
 so a count stopped on two local workers can be finished on a cluster: the parts, and what is
 kept of them, are the same. The fingerprint covers N and every prefix of every part: if a
 later version splits N otherwise, its parts are another count's, and nothing kept under the
@@ -14,8 +14,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Final
 
-from engine.backtracking import Columns
-from engine.exact_solutions import CountProgress, count_parts
+from engine.solutions.backtracking import Columns
+from engine.solutions.exact import CountProgress, count_parts
 from tui.lab.exact_count.task import count_task
 from tui.lab.store.count_tables import KeptPart
 from tui.lab.sweep.errors import TaskFailed

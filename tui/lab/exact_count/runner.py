@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import Any, Protocol
 
-from engine.exact_solutions import CountProgress
+from engine.solutions.exact import CountProgress
 from tui.lab.exact_count.plan import CountPlan
 from tui.lab.store.count_tables import KeptPart
 from tui.lab.sweep.errors import SweepError

@@ -12,7 +12,7 @@ from typing import Any
 
 import numpy as np
 
-from engine.exact_solutions import count_part
+from engine.solutions.exact import count_part
 from tui.lab.sweep.errors import TaskFailed
 
 
@@ -27,7 +27,7 @@ def count_task(n: int, part: int, prefixes: list[list[int]]) -> dict[str, Any]:
 
     Returns:
         ``part``; ``prefixes``, how many were counted; ``solutions``, the solutions that begin
-        with them, with their mirror images (:func:`engine.exact_solutions.count_part`);
+        with them, with their mirror images (:func:`engine.solutions.exact.count_part`);
         ``seconds``, the time it took, and ``cpu_seconds``, the processor time it had (less
         than ``seconds`` on a machine busy with other work).
 

@@ -1,7 +1,7 @@
 """The exact-count tables: a count of N's solutions split into parts, and each part's count.
 
 ``queens solutions --count --workers W`` splits the search into parts (batches of prefixes,
-:func:`engine.exact_solutions.count_parts`) and keeps each part's count here as it arrives, so
+:func:`engine.solutions.exact.count_parts`) and keeps each part's count here as it arrives, so
 that the same command, run again after a Ctrl+C, a SIGTERM or a crash, counts only the parts
 that are missing. A count is found by its split's fingerprint (N, the prefixes and how they are
 cut into parts): a split that changed is another count. A part is kept under (count, part); a

@@ -3,7 +3,7 @@
 One row per generation: the population's size, its best individual and the best of the
 generation before, and the *family*: each individual's first parent (in the narrowest unsigned
 type that holds the population's size, as ``parent + 1 - index`` modulo the type's range, so a
-survivor in its own place is 0), its flag byte (:mod:`engine.lineage`: the kind and
+survivor in its own place is 0), its flag byte (:mod:`engine.lineage.lineage`: the kind and
 ``MOSTLY_SECOND``), then the second parent of each crossed individual, in order, and the byte
 :data:`FAMILY_VERSION`; as a zlib stream, compressed (level 1) or stored (level 0: the bytes
 as they are, which a recorder writes for a run's first families, see :mod:`tui.lab.recorder`);
@@ -51,9 +51,9 @@ CREATE TABLE IF NOT EXISTS lineage (
 """The table, created when a run's lineage is first recorded into a store."""
 
 SURVIVOR: Final = 1
-"""The kind of an individual carried over (as :data:`engine.lineage.SURVIVOR`)."""
+"""The kind of an individual carried over (as :data:`engine.lineage.lineage.SURVIVOR`)."""
 CROSSED: Final = 3
-"""The kind of a crossed child (as :data:`engine.lineage.CROSSED`)."""
+"""The kind of a crossed child (as :data:`engine.lineage.lineage.CROSSED`)."""
 KIND: Final = 0b11
 BEST: Final = 0b1_0000
 FROM_BEST: Final = 0b10_0000

@@ -27,9 +27,9 @@ from pathlib import Path
 from typing import Any, Final
 
 from engine import FIELDS, Config, ConfigError
-from engine.config import LARGEST_WHOLE_NUMBER, parse_field
-from engine.field_uses import unread_by_all
-from engine.presets import PRESETS, preset_named
+from engine.config.config import LARGEST_WHOLE_NUMBER, parse_field
+from engine.config.field_uses import unread_by_all
+from engine.config.presets import PRESETS, preset_named
 from tui.lab.sweep.fingerprint import canonical_config, config_fingerprint, digest
 from tui.lab.sweep.plan_file import line_of, parse_plan_text, read_plan_text
 from tui.lab.sweep.task import task_config

@@ -20,7 +20,7 @@ from typing import Any, Final
 
 import numpy as np
 
-from engine.presets import PRESETS
+from engine.config.presets import PRESETS
 from tui.lab.rerun_line import solve_flags, solve_line
 from tui.lab.sweep.plan import Cell, SweepPlan, has_budget
 from tui.lab.sweep.task import RESULT_FIELDS

@@ -1,0 +1,1 @@
+"""A run's whole state saved and restored, bit for bit."""
