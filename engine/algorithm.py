@@ -16,15 +16,14 @@ from typing import Any, Final
 
 import numpy as np
 
+from engine.arrays import BoolArray, FloatArray, Genomes, IntArray
 from engine.config.config import Config
-from engine.genomes.conflicts import BoardLines, BoolArray
+from engine.genomes.conflicts import BoardLines
 from engine.genomes.diversity import unique_fraction
-from engine.genomes.encodings import ENCODINGS, Genomes
+from engine.genomes.encodings import ENCODINGS
 from engine.genomes.fitness import (
     FITNESS_SHAPES,
     SHAPES_READING_COUNTS,
-    FloatArray,
-    IntArray,
     Scored,
     evaluate,
     score_lines,

@@ -15,8 +15,7 @@ from typing import Any, Final
 
 import numpy as np
 
-from engine.genomes.encodings import Genomes
-from engine.genomes.fitness import FloatArray, IntArray
+from engine.arrays import FloatArray, Genomes, IntArray
 from engine.genomes.uniqueness import HashSet
 from engine.snapshot import History
 from engine.solutions.archive import SolutionArchive

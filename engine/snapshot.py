@@ -14,14 +14,12 @@ from typing import TYPE_CHECKING, Any, Final, NamedTuple
 import numpy as np
 import numpy.typing as npt
 
-from engine.genomes.encodings import ENCODINGS, Genomes, queens_of
+from engine.arrays import FloatArray, Genomes, IntArray
+from engine.genomes.encodings import ENCODINGS, queens_of
 from engine.solutions.archive import KNOWN_TOTALS
 
 if TYPE_CHECKING:
     from engine.lineage.lineage import Lineage
-
-FloatArray = npt.NDArray[np.float64]
-IntArray = npt.NDArray[np.int64]
 
 
 def read_only(array: npt.NDArray[Any]) -> npt.NDArray[Any]:

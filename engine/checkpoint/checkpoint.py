@@ -28,6 +28,7 @@ from typing import Any, Final
 import numpy as np
 import numpy.typing as npt
 
+from engine.arrays import Genomes, HashArray
 from engine.checkpoint.values import (
     LARGEST_COUNT,
     check_genes,
@@ -43,9 +44,9 @@ from engine.checkpoint.values import (
 from engine.config.config import Config
 from engine.errors import CheckpointError, ConfigError
 from engine.genomes.diversity import column_entropy, unique_fraction
-from engine.genomes.encodings import ENCODINGS, Genomes
+from engine.genomes.encodings import ENCODINGS
 from engine.genomes.fitness import FITNESS_SHAPES, evaluate
-from engine.genomes.uniqueness import HashArray, HashSet, row_hashes
+from engine.genomes.uniqueness import HashSet, row_hashes
 from engine.run_state import OPTIONAL_FIELDS, SAVED_FIELDS, RunState, is_table, saved_values
 from engine.snapshot import INTEGER_COLUMNS, STAT_COLUMNS, History
 from engine.solutions.archive import KNOWN_TOTALS, SolutionArchive, rows_by_column

@@ -17,9 +17,8 @@ from typing import Any, Final
 import numpy as np
 import numpy.typing as npt
 
+from engine.arrays import Genomes, HashArray
 from engine.errors import CheckpointError
-from engine.genomes.encodings import Genomes
-from engine.genomes.uniqueness import HashArray
 
 LARGEST_COUNT: Final = 2**62
 """Counts above this cannot be real (and would not fit the history's int64 columns)."""

@@ -24,8 +24,8 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from engine.arrays import Genomes
 from engine.compiled.jit import compiled
-from engine.genomes.encodings import Genomes
 
 Row = npt.NDArray[np.signedinteger[Any]]
 

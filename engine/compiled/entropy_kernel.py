@@ -19,9 +19,10 @@ from typing import Any, Final
 import numpy as np
 import numpy.typing as npt
 
+from engine.arrays import Genomes
 from engine.compiled.jit import compiled
 from engine.genomes.diversity import column_entropy, entropy_from_runs, sorts_columns
-from engine.genomes.encodings import Encoding, Genomes
+from engine.genomes.encodings import Encoding
 
 Rows = npt.NDArray[np.signedinteger[Any]]
 Counts = npt.NDArray[np.int64]

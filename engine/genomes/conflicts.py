@@ -13,12 +13,9 @@ from functools import cached_property, lru_cache
 from typing import Any
 
 import numpy as np
-import numpy.typing as npt
 
-from engine.genomes.encodings import Encoding, Genomes
-
-IntArray = npt.NDArray[np.int64]
-BoolArray = npt.NDArray[np.bool_]
+from engine.arrays import BoolArray, Genomes, IntArray
+from engine.genomes.encodings import Encoding
 
 
 class BoardLines:

@@ -6,9 +6,9 @@ from functools import lru_cache
 from typing import Final
 
 import numpy as np
-import numpy.typing as npt
 
-from engine.genomes.encodings import Encoding, Genomes
+from engine.arrays import FloatArray, Genomes, IntArray
+from engine.genomes.encodings import Encoding
 from engine.genomes.uniqueness import unique_fraction
 
 __all__ = [
@@ -18,9 +18,6 @@ __all__ = [
     "sorts_columns",
     "unique_fraction",
 ]
-
-FloatArray = npt.NDArray[np.float64]
-IntArray = npt.NDArray[np.int64]
 
 
 _BLOCK_GENES: Final = 1 << 15

@@ -17,8 +17,7 @@ from typing import Final, NamedTuple
 import numpy as np
 import numpy.typing as npt
 
-Genomes = npt.NDArray[np.int64]
-"""A population (or a batch of children): a ``(P, N)`` integer array."""
+from engine.arrays import Genomes
 
 GENE_DTYPE: Final = np.int64
 

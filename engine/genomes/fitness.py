@@ -30,8 +30,8 @@ from collections.abc import Callable
 from typing import Final, NamedTuple
 
 import numpy as np
-import numpy.typing as npt
 
+from engine.arrays import FloatArray, Genomes, IntArray
 from engine.genomes.conflicts import (
     BoardLines,
     attacked_directions,
@@ -39,10 +39,7 @@ from engine.genomes.conflicts import (
     distinct_squares,
     with_known_conflicts,
 )
-from engine.genomes.encodings import ENCODINGS, Encoding, Genomes
-
-FloatArray = npt.NDArray[np.float64]
-IntArray = npt.NDArray[np.int64]
+from engine.genomes.encodings import ENCODINGS, Encoding
 
 STACKED_PENALTY: Final = 10_000
 """Sheppard's penalty for each queen placed on an already occupied square."""

@@ -17,10 +17,7 @@ from typing import Final
 import numpy as np
 import numpy.typing as npt
 
-from engine.genomes.encodings import Genomes
-
-HashArray = npt.NDArray[np.uint64]
-BoolArray = npt.NDArray[np.bool_]
+from engine.arrays import BoolArray, Genomes, HashArray
 
 _HASH_SEED: Final = 0x5EED_0F_0_0EE45
 """Fixed, so that hashes (and the runs that depend on them) are the same everywhere."""

@@ -33,6 +33,7 @@ from typing import Any, Final
 import numpy as np
 import numpy.typing as npt
 
+from engine.arrays import Genomes, IntArray
 from engine.compiled.jit import compiled
 from engine.compiled.memetic_kernels import (
     SCAN_AHEAD,
@@ -43,7 +44,7 @@ from engine.compiled.memetic_kernels import (
     min_conflicts,
 )
 from engine.genomes.conflicts import BoardLines, with_known_conflicts
-from engine.genomes.encodings import Encoding, Genomes
+from engine.genomes.encodings import Encoding
 from engine.genomes.fitness import FitnessShape, Scored, score_lines
 from engine.operators.greedy_start import random_keys
 from engine.operators.local_search import STALL_PASSES, LocalSearchSettings
@@ -51,7 +52,6 @@ from engine.operators.mutation import MutationSettings
 
 Rows = npt.NDArray[np.signedinteger[Any]]
 Counts = npt.NDArray[np.signedinteger[Any]]
-IntArray = npt.NDArray[np.int64]
 
 
 NARROW_COUNTS: Final = np.int16

@@ -12,8 +12,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, NamedTuple
 
+from engine.arrays import Genomes
 from engine.genomes import diversity
-from engine.genomes.encodings import Encoding, Genomes
+from engine.genomes.encodings import Encoding
 from engine.genomes.fitness import FitnessShape, Scored, evaluate
 from engine.operators.local_search import compiled_children_apply
 

@@ -24,8 +24,8 @@ from typing import NamedTuple
 
 import numpy as np
 
-from engine.genomes.encodings import Genomes
-from engine.large_n.row_lines import HASH_BLOCK, BoolArray, IntArray, RowLines, block_cells
+from engine.arrays import BoolArray, Genomes, IntArray
+from engine.large_n.row_lines import HASH_BLOCK, RowLines, block_cells
 
 
 class Relocations(NamedTuple):

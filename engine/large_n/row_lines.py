@@ -13,12 +13,8 @@ from typing import Any, Final, NamedTuple
 import numpy as np
 import numpy.typing as npt
 
-from engine.genomes.encodings import Genomes
+from engine.arrays import BoolArray, Genomes, HashArray, IntArray
 from engine.genomes.uniqueness import hash_weights
-
-IntArray = npt.NDArray[np.int64]
-BoolArray = npt.NDArray[np.bool_]
-HashArray = npt.NDArray[np.uint64]
 
 
 def count_dtype(n: int) -> type[np.signedinteger[Any]]:

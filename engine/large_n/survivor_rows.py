@@ -16,11 +16,8 @@ from __future__ import annotations
 from typing import Final
 
 import numpy as np
-import numpy.typing as npt
 
-from engine.genomes.encodings import Genomes
-
-IntArray = npt.NDArray[np.int64]
+from engine.arrays import Genomes, IntArray
 
 BLOCK_COLUMNS: Final = 1 << 16
 """Columns gathered at once: the buffer holds this many genes of each survivor."""

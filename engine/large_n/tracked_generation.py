@@ -17,17 +17,11 @@ from __future__ import annotations
 from typing import NamedTuple
 
 import numpy as np
-import numpy.typing as npt
 
+from engine.arrays import BoolArray, FloatArray, Genomes, IntArray
 from engine.config.config import Config
-from engine.genomes.encodings import Genomes, random_integers
-from engine.genomes.fitness import (
-    SHAPES_READING_CONFLICTS,
-    FitnessShape,
-    FloatArray,
-    Scored,
-    score_conflicts,
-)
+from engine.genomes.encodings import random_integers
+from engine.genomes.fitness import SHAPES_READING_CONFLICTS, FitnessShape, Scored, score_conflicts
 from engine.large_n.row_lines import (
     HASH_BLOCK,
     Moves,
@@ -46,9 +40,6 @@ from engine.lineage.births import Births
 from engine.operators.selection import SELECTIONS
 from engine.operators.survivors import SURVIVORS
 from engine.run_state import RunState
-
-IntArray = npt.NDArray[np.int64]
-BoolArray = npt.NDArray[np.bool_]
 
 
 class Offspring(NamedTuple):

@@ -39,15 +39,12 @@ from typing import Final
 
 import numpy as np
 
+from engine.arrays import BoolArray, Genomes, HashArray, IntArray
 from engine.genomes.diversity import column_runs, entropy_from_runs, sorts_columns
-from engine.genomes.encodings import Genomes
 from engine.genomes.uniqueness import hash_weights
 from engine.large_n.row_changes import Relocations, gene_changes, joined, relocate, swap_relocations
 from engine.large_n.row_lines import (
     HASH_BLOCK,
-    BoolArray,
-    HashArray,
-    IntArray,
     Moves,
     RowLines,
     attacked_blocks,

@@ -12,16 +12,10 @@ from collections.abc import Mapping
 from typing import Any, Final
 
 import numpy as np
-import numpy.typing as npt
 
-from engine.genomes.encodings import Genomes
+from engine.arrays import BoolArray, FloatArray, Genomes, IntArray
 from engine.lineage.lineage import Lineage, Operators
 from engine.operators.crossover import CROSSOVERS
-
-IntArray = npt.NDArray[np.int64]
-BoolArray = npt.NDArray[np.bool_]
-FloatArray = npt.NDArray[np.float64]
-
 
 _NO_PAIRS: Final = np.zeros((0, 2), dtype=np.int64)
 _NO_PAIRS.flags.writeable = False

@@ -25,7 +25,7 @@ from typing import Any, Final, NamedTuple, Protocol
 import numpy as np
 import numpy.typing as npt
 
-from engine.genomes.encodings import Genomes
+from engine.arrays import BoolArray, FlagArray, FloatArray, Genomes, IntArray
 from engine.lineage.origins import COPY as COPY
 from engine.lineage.origins import CROSSED as CROSSED
 from engine.lineage.origins import NEW as NEW
@@ -40,11 +40,6 @@ from engine.lineage.origins import (
     second_parents,
 )
 from engine.operators.crossover import CROSSOVER_PARTS, CrossoverDraws
-
-IntArray = npt.NDArray[np.int64]
-BoolArray = npt.NDArray[np.bool_]
-FlagArray = npt.NDArray[np.uint8]
-FloatArray = npt.NDArray[np.float64]
 
 KIND: Final = 0b11
 """The bits of a flag byte that hold the kind."""

@@ -16,11 +16,8 @@ from functools import lru_cache
 from typing import Final, NamedTuple, Protocol
 
 import numpy as np
-import numpy.typing as npt
 
-IntArray = npt.NDArray[np.int64]
-BoolArray = npt.NDArray[np.bool_]
-FlagArray = npt.NDArray[np.uint8]
+from engine.arrays import BoolArray, FlagArray, IntArray
 
 NEW: Final = 0
 """Kind: no parent (the initial population, or a newcomer of the harvest)."""

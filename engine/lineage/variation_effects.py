@@ -23,15 +23,12 @@ from dataclasses import dataclass
 from typing import Final, NamedTuple
 
 import numpy as np
-import numpy.typing as npt
 
+from engine.arrays import FloatArray, Genomes, IntArray
 from engine.genomes.diversity import column_entropy
-from engine.genomes.encodings import Encoding, Genomes
+from engine.genomes.encodings import Encoding
 from engine.genomes.fitness import FitnessShape, evaluate
 from engine.lineage.lineage import Lineage
-
-FloatArray = npt.NDArray[np.float64]
-IntArray = npt.NDArray[np.int64]
 
 STAGES: Final = ("previous", "parents", "crossed", "current")
 """The diversity measured at each stage of a generation, in order."""

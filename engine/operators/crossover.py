@@ -19,17 +19,14 @@ from functools import lru_cache
 from typing import Final, NamedTuple, Protocol
 
 import numpy as np
-import numpy.typing as npt
 
-from engine.genomes.encodings import Genomes, random_integers
+from engine.arrays import BoolArray, Genomes, IntArray
+from engine.genomes.encodings import random_integers
 from engine.operators.long_order_crossover import LONG_ROWS_FROM, long_order_crossover
 
 COMPILED_CYCLE_FROM: Final = 1 << 16
 """Boards from this many queens are cycle-crossed in compiled code
 (engine.compiled.cycle_kernel)."""
-
-BoolArray = npt.NDArray[np.bool_]
-IntArray = npt.NDArray[np.int64]
 
 
 class Crossover(Protocol):

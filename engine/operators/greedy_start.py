@@ -20,7 +20,8 @@ from typing import Final, cast
 
 import numpy as np
 
-from engine.genomes.encodings import GENE_DTYPE, Genomes
+from engine.arrays import Genomes
+from engine.genomes.encodings import GENE_DTYPE
 
 TRIES: Final = 64
 """Random unused rows a column tries before it is left for the rows left over."""

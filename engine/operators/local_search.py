@@ -20,13 +20,11 @@ from __future__ import annotations
 from typing import Final, NamedTuple, Protocol
 
 import numpy as np
-import numpy.typing as npt
 
+from engine.arrays import Genomes, IntArray
 from engine.genomes.conflicts import BoardLines, board_lines, with_known_conflicts
-from engine.genomes.encodings import PERMUTATION, Genomes
+from engine.genomes.encodings import PERMUTATION
 from engine.operators.greedy_start import MOST_QUEENS, random_keys
-
-IntArray = npt.NDArray[np.int64]
 
 STALL_PASSES: Final = 16
 """A child stops after this many passes in a row over its attacked queens without a swap."""

@@ -12,11 +12,8 @@ from __future__ import annotations
 from typing import Final
 
 import numpy as np
-import numpy.typing as npt
 
-from engine.genomes.encodings import Genomes
-
-IntArray = npt.NDArray[np.int64]
+from engine.arrays import Genomes, IntArray
 
 LONG_ROWS_FROM: Final = 512
 """Boards from this size are crossed child by child. Measured on random couples (2 children

@@ -10,8 +10,8 @@ from __future__ import annotations
 from typing import NamedTuple, Protocol
 
 import numpy as np
-import numpy.typing as npt
 
+from engine.arrays import BoolArray, Genomes, IntArray
 from engine.genomes.conflicts import (
     BoardLines,
     board_lines,
@@ -21,10 +21,7 @@ from engine.genomes.conflicts import (
     swap_change,
     with_known_conflicts,
 )
-from engine.genomes.encodings import Encoding, Genomes, random_integers
-
-BoolArray = npt.NDArray[np.bool_]
-IntArray = npt.NDArray[np.int64]
+from engine.genomes.encodings import Encoding, random_integers
 
 
 class MutationSettings(NamedTuple):

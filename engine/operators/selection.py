@@ -10,10 +10,8 @@ from __future__ import annotations
 from typing import Final, Protocol
 
 import numpy as np
-import numpy.typing as npt
 
-FloatArray = npt.NDArray[np.float64]
-IntArray = npt.NDArray[np.int64]
+from engine.arrays import FloatArray, IntArray
 
 TRUNCATION_FRACTION: Final = 0.5
 """Truncation selection draws uniformly from this best fraction of the population."""

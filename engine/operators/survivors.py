@@ -9,11 +9,8 @@ from __future__ import annotations
 from typing import Final, Protocol
 
 import numpy as np
-import numpy.typing as npt
 
-FloatArray = npt.NDArray[np.float64]
-IntArray = npt.NDArray[np.int64]
-BoolArray = npt.NDArray[np.bool_]
+from engine.arrays import BoolArray, FloatArray, IntArray
 
 
 class Survivors(Protocol):

@@ -12,8 +12,9 @@ from typing import Final
 import numpy as np
 import numpy.typing as npt
 
-from engine.genomes.encodings import Encoding, Genomes
-from engine.genomes.uniqueness import HashArray, HashSet, row_hashes, weight_blocks
+from engine.arrays import Genomes, HashArray
+from engine.genomes.encodings import Encoding
+from engine.genomes.uniqueness import HashSet, row_hashes, weight_blocks
 
 KNOWN_TOTALS: Final[dict[int, tuple[int, int]]] = {
     1: (1, 1),

@@ -22,10 +22,11 @@ from typing import Any, Final
 import numpy as np
 import numpy.typing as npt
 
+from engine.arrays import BoolArray
+
 Masks = npt.NDArray[np.unsignedinteger[Any]]
 """``(3, F)``: per partial board, its taken columns and its two diagonal attack masks."""
 
-BoolArray = npt.NDArray[np.bool_]
 
 Columns = npt.NDArray[np.uint8]
 """``(F, n)``: per board, the column of the queen in each row."""

@@ -16,7 +16,8 @@ import tracemalloc
 import numpy as np
 
 from engine import Config, GeneticAlgorithm
-from engine.genomes.uniqueness import BoolArray, HashArray, HashSet
+from engine.arrays import BoolArray, HashArray
+from engine.genomes.uniqueness import HashSet
 from engine.snapshot import History
 
 WINDOW = 1000

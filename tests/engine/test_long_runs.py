@@ -15,7 +15,8 @@ from hypothesis import strategies as st
 import engine.algorithm as algorithm_module
 import engine.genomes.uniqueness as uniqueness_module
 from engine import Config, GeneticAlgorithm
-from engine.genomes.uniqueness import HashArray, HashSet, remember, unseen
+from engine.arrays import HashArray
+from engine.genomes.uniqueness import HashSet, remember, unseen
 from engine.snapshot import STAT_COLUMNS, GenerationStats, History
 
 # --- The seen set. ---

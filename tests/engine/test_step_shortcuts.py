@@ -11,9 +11,10 @@ import numpy as np
 import pytest
 from engine_reference import brute_entropy
 
+from engine.arrays import Genomes
 from engine.genomes.conflicts import board_lines, conflicts_from_sums, own_line_sums
 from engine.genomes.diversity import column_entropy
-from engine.genomes.encodings import ENCODINGS, INTEGER, PERMUTATION, Genomes
+from engine.genomes.encodings import ENCODINGS, INTEGER, PERMUTATION
 from engine.operators.crossover import order_crossover
 from engine.operators.mutation import MutationSettings, conflict_mutation_counted
 

@@ -17,11 +17,10 @@ from collections.abc import Mapping, Sequence
 from typing import Final, NamedTuple
 
 import numpy as np
-import numpy.typing as npt
 
+from engine.arrays import FloatArray
 from engine.lineage.variation_effects import STAGES
 
-FloatArray = npt.NDArray[np.float64]
 Piece = tuple[str, str | None]
 """Some text, and the series whose glyph and colour it takes (``None``: plain text)."""
 
