@@ -10,7 +10,7 @@ from typing import Final
 
 import pytest
 
-from tui.dashboard.settings import CONFIG_DIR_VARIABLE
+from tui.dashboard.files.settings import CONFIG_DIR_VARIABLE
 
 
 @pytest.fixture(autouse=True, scope="session")

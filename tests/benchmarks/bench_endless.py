@@ -20,10 +20,10 @@ import time
 from pathlib import Path
 
 from engine import Config, GeneticAlgorithm
-from tui.dashboard.history_series import SERIES_DIVERSITY, HistorySeries, thinned
-from tui.dashboard.lineage_ring import LineageRing
-from tui.dashboard.recording import DashboardRecording
-from tui.dashboard.variation_series import VariationSeries
+from tui.dashboard.runs.history_series import SERIES_DIVERSITY, HistorySeries, thinned
+from tui.dashboard.runs.lineage_ring import LineageRing
+from tui.dashboard.runs.recording import DashboardRecording
+from tui.dashboard.runs.variation_series import VariationSeries
 from tui.dashboard.widgets.engine_runner import DASHBOARD_HISTORY
 
 PLOT_POINTS = 240

@@ -22,7 +22,7 @@ import numpy as np
 import numpy.typing as npt
 
 from engine import ENCODINGS, Config
-from tui.dashboard.population_pictures import (
+from tui.dashboard.pictures.population_pictures import (
     block_shares,
     conflict_histogram,
     map_scale,

@@ -31,7 +31,7 @@ from pathlib import Path
 from typing import Final
 
 from engine import Config, GeneticAlgorithm
-from tui.dashboard.rewind import Rewinder, compact_state, state_size
+from tui.dashboard.runs.rewind import Rewinder, compact_state, state_size
 from tui.lab.engine_state import new_algorithm, restore
 from tui.lab.recorder import Recorder
 from tui.lab.store import RunStore

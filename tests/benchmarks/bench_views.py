@@ -27,8 +27,13 @@ import numpy as np
 
 from engine import Config
 from tui.dashboard.app import QueensApp
-from tui.dashboard.board_pictures import Position, braille_codes, density_counts, density_scale
-from tui.dashboard.population_order import ordered_window
+from tui.dashboard.pictures.board_pictures import (
+    Position,
+    braille_codes,
+    density_counts,
+    density_scale,
+)
+from tui.dashboard.pictures.population_order import ordered_window
 
 REPEATS = 5
 

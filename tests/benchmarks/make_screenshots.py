@@ -21,8 +21,8 @@ from textual.pilot import Pilot
 
 from engine import Config
 from tui.dashboard.app import QueensApp
-from tui.dashboard.settings import CONFIG_DIR_VARIABLE
-from tui.dashboard.showcase import SHOWCASE
+from tui.dashboard.files.settings import CONFIG_DIR_VARIABLE
+from tui.dashboard.runs.showcase import SHOWCASE
 
 OUT: Final = Path(__file__).resolve().parents[2] / "screenshots"
 

@@ -141,7 +141,7 @@ def test_a_store_in_a_missing_folder_named_by_the_user_says_which_folder(tmp_pat
 def test_the_settings_folder_is_made_private_on_first_use(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from tui.dashboard.settings import CONFIG_DIR_VARIABLE, load_settings, save_setting
+    from tui.dashboard.files.settings import CONFIG_DIR_VARIABLE, load_settings, save_setting
 
     monkeypatch.delenv(CONFIG_DIR_VARIABLE)
     monkeypatch.delenv("XDG_CONFIG_HOME", raising=False)

@@ -10,7 +10,7 @@ import pytest
 import textual.constants
 from textual.pilot import Pilot
 
-from tui.dashboard.settings import CONFIG_DIR_VARIABLE
+from tui.dashboard.files.settings import CONFIG_DIR_VARIABLE
 
 WAIT_LIMIT = 10.0
 """Seconds a condition may take before the test fails (generous: CI machines are slow)."""

@@ -57,7 +57,7 @@ async def test_opens_paused_at_generation_zero_with_the_form_prefilled() -> None
 
 
 async def test_the_app_without_flags_opens_on_the_showcase_at_its_speed() -> None:
-    from tui.dashboard.showcase import SHOWCASE, SHOWCASE_SPEED
+    from tui.dashboard.runs.showcase import SHOWCASE, SHOWCASE_SPEED
 
     app = QueensApp()
     async with app.run_test(size=(100, 32)):
@@ -70,8 +70,8 @@ async def test_the_app_without_flags_opens_on_the_showcase_at_its_speed() -> Non
 
 
 async def test_the_showcase_can_be_chosen_again_after_an_edit() -> None:
-    from tui.dashboard.showcase import SHOWCASE
-    from tui.dashboard.stop_rule import with_stop_rule
+    from tui.dashboard.runs.showcase import SHOWCASE
+    from tui.dashboard.runs.stop_rule import with_stop_rule
 
     app = QueensApp()
     async with app.run_test(size=(100, 32)) as pilot:
@@ -88,7 +88,7 @@ async def test_the_showcase_can_be_chosen_again_after_an_edit() -> None:
 
 def test_the_showcase_evolves_for_a_while_and_solves() -> None:
     from engine import GeneticAlgorithm
-    from tui.dashboard.showcase import SHOWCASE, SHOWCASE_SPEED
+    from tui.dashboard.runs.showcase import SHOWCASE, SHOWCASE_SPEED
 
     generations = [
         GeneticAlgorithm(SHOWCASE.replace(seed=seed, generations=2000)).run() for seed in range(3)

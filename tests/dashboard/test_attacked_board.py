@@ -17,8 +17,8 @@ from test_board_sizes import board_lines, cell_at
 from test_origin import CHILD, CROSSING, inspect_by_index, step_to
 
 from tui.dashboard.app import QueensApp
-from tui.dashboard.board_pictures import HEADER_LINES, columns_per_cell, rows_per_line
-from tui.dashboard.origin import FROM_FIRST, FROM_SECOND, ORIGIN_COLOURS
+from tui.dashboard.pictures.board_pictures import HEADER_LINES, columns_per_cell, rows_per_line
+from tui.dashboard.pictures.origin import FROM_FIRST, FROM_SECOND, ORIGIN_COLOURS
 from tui.dashboard.widgets import Board
 
 WaitFor = Callable[..., Awaitable[None]]

@@ -13,7 +13,7 @@ from rich.color import Color, ColorSystem
 from rich.segment import Segment
 from rich.style import Style
 
-from tui.dashboard.board_pictures import (
+from tui.dashboard.pictures.board_pictures import (
     Position,
     braille_codes,
     braille_origins,
@@ -21,8 +21,8 @@ from tui.dashboard.board_pictures import (
     square_kinds,
     square_origins,
 )
-from tui.dashboard.contrast import contrast_ratio
-from tui.dashboard.origin import FROM_FIRST, MOVED, ORIGIN_COLOURS
+from tui.dashboard.pictures.contrast import contrast_ratio
+from tui.dashboard.pictures.origin import FROM_FIRST, MOVED, ORIGIN_COLOURS
 from tui.dashboard.widgets.board import ASCII_GLYPHS, UNICODE_GLYPHS
 from tui.dashboard.widgets.board_segments import (
     BoardStyles,

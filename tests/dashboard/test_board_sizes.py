@@ -21,8 +21,8 @@ from textual.widgets._toast import Toast
 
 from engine import Config
 from tui.dashboard.app import QueensApp
-from tui.dashboard.board_layout import plan_screen
-from tui.dashboard.board_pictures import (
+from tui.dashboard.pictures.board_layout import plan_screen
+from tui.dashboard.pictures.board_pictures import (
     ASCII_HALVES,
     column_ticks,
     columns_per_cell,

@@ -11,8 +11,8 @@ from textual.app import App, ComposeResult
 
 from engine import Config
 from tui.dashboard.app import QueensApp
+from tui.dashboard.runs.variation_series import COLUMNS
 from tui.dashboard.screens import RaceScreen
-from tui.dashboard.variation_series import COLUMNS
 from tui.dashboard.widgets import FitnessPlot
 from tui.dashboard.widgets.braille_lines import measured_runs
 

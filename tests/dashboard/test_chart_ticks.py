@@ -7,7 +7,7 @@ import math
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from tui.dashboard.chart_ticks import (
+from tui.dashboard.pictures.chart_ticks import (
     TINIEST_STEP,
     WIDEST_LABEL,
     axis_ticks,

@@ -21,12 +21,12 @@ from engine import Config, GeneticAlgorithm
 from engine.config.presets import PRESETS
 from tui.cli.command_line import main as queens_main
 from tui.dashboard.app import QueensApp
-from tui.dashboard.form_guide import fitting_choices
+from tui.dashboard.files.settings import load_settings
 from tui.dashboard.palette import palette_commands, save_screenshot_here
+from tui.dashboard.pictures.form_guide import fitting_choices
 from tui.dashboard.screens import HelpScreen
 from tui.dashboard.screens.export import ExportScreen
 from tui.dashboard.screens.too_small import TooSmallScreen
-from tui.dashboard.settings import load_settings
 from tui.dashboard.widgets import ParamForm, PresetSelect
 
 WaitFor = Callable[..., Awaitable[None]]

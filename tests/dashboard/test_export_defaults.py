@@ -17,9 +17,9 @@ from textual.widgets import Input
 
 from engine import Config
 from tui.dashboard.app import QueensApp
+from tui.dashboard.files.settings import load_settings, settings_path
 from tui.dashboard.palette import save_screenshot_here
 from tui.dashboard.screens.export import ExportScreen
-from tui.dashboard.settings import load_settings, settings_path
 
 WaitFor = Callable[..., Awaitable[None]]
 

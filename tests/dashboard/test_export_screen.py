@@ -19,10 +19,10 @@ from textual.widgets import Input, Static
 
 from engine import Config
 from tui.dashboard.app import QueensApp
-from tui.dashboard.export_files import ExportError, ExportFile, check_folder, write_files
+from tui.dashboard.files.export_files import ExportError, ExportFile, check_folder, write_files
+from tui.dashboard.files.settings import load_settings
 from tui.dashboard.palette import save_screenshot_here
 from tui.dashboard.screens.export import ExportScreen
-from tui.dashboard.settings import load_settings
 
 WaitFor = Callable[..., Awaitable[None]]
 

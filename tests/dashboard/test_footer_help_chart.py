@@ -16,8 +16,8 @@ from engine.config.presets import PRESETS
 from tests.dashboard.test_chart import PlotHost, memetic_history, show
 from tests.dashboard.test_small_screens import screen_lines
 from tui.dashboard.app import QueensApp
+from tui.dashboard.runs.showcase import SHOWCASE
 from tui.dashboard.screens import HelpScreen
-from tui.dashboard.showcase import SHOWCASE
 from tui.dashboard.widgets import FitnessPlot, PresetSelect
 from tui.dashboard.widgets.preset_select import matching_preset
 

@@ -7,7 +7,7 @@ import threading
 from dataclasses import dataclass
 
 from engine import GenerationStats, History
-from tui.dashboard.history_series import SERIES_LIMIT, HistorySeries
+from tui.dashboard.runs.history_series import SERIES_LIMIT, HistorySeries
 
 LIMIT = 512
 """A small limit, so that a short test passes it many times."""

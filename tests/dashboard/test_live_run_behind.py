@@ -17,8 +17,8 @@ from tests.dashboard.test_time_travel import (
     status_text,
 )
 from tui.dashboard.app import QueensApp
+from tui.dashboard.runs.speed import REPLAY_SPEED
 from tui.dashboard.screens.runs import RunsScreen
-from tui.dashboard.speed import REPLAY_SPEED
 from tui.dashboard.widgets import ParamForm
 from tui.lab.store import RunStore
 

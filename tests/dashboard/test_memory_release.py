@@ -59,7 +59,7 @@ def test_a_large_run_leaves_no_tables_of_its_shape_behind() -> None:
     """The engine's tables for a run's shapes (a population's line cells: two (P, N) int64
     arrays) and the recorder's offsets go once the run is gone and the memory released."""
     from engine import Config, GeneticAlgorithm
-    from tui.dashboard.memory_release import release_memory
+    from tui.dashboard.runs.memory_release import release_memory
     from tui.lab.recorder import lineage_row
 
     release_memory()

@@ -12,10 +12,10 @@ import pytest
 from engine import Config, GeneticAlgorithm, Snapshot
 from engine.lineage.lineage import CROSSED
 from tui.dashboard.actions import origin_keys
-from tui.dashboard.ancestry import Line, RecordedRun, ring_line
 from tui.dashboard.app import QueensApp
-from tui.dashboard.lineage_ring import LineageRing, snapshot_bytes
-from tui.dashboard.origin import FROM_BOTH, FROM_FIRST, FROM_SECOND, MOVED, origin_of
+from tui.dashboard.pictures.origin import FROM_BOTH, FROM_FIRST, FROM_SECOND, MOVED, origin_of
+from tui.dashboard.runs.ancestry import Line, RecordedRun, ring_line
+from tui.dashboard.runs.lineage_ring import LineageRing, snapshot_bytes
 from tui.dashboard.screens.ancestry import AncestryScreen
 from tui.lab.lineage import SnapshotSource, trace
 from tui.lab.recorded_lineage import RecordedSource

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from engine import ENCODINGS, Config
 from engine.genomes.conflicts import board_lines
 from tui.dashboard.app import QueensApp
-from tui.dashboard.population_pictures import (
+from tui.dashboard.pictures.population_pictures import (
     SHARE_LEVELS,
     block_shares,
     column_counts,

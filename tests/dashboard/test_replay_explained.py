@@ -12,11 +12,11 @@ import numpy as np
 import pytest
 
 from engine import Config, GeneticAlgorithm
-from tui.dashboard import variation_series
 from tui.dashboard.app import QueensApp
-from tui.dashboard.rewind import Rewinder
-from tui.dashboard.travel_variation import TravelVariation, shown_columns
-from tui.dashboard.variation_series import COLUMNS, VariationSeries
+from tui.dashboard.runs import variation_series
+from tui.dashboard.runs.rewind import Rewinder
+from tui.dashboard.runs.travel_variation import TravelVariation, shown_columns
+from tui.dashboard.runs.variation_series import COLUMNS, VariationSeries
 from tui.lab.engine_state import new_algorithm
 from tui.lab.recorder import Recorder
 from tui.lab.store import RunStore

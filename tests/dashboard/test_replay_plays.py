@@ -15,7 +15,7 @@ from engine import Config, GeneticAlgorithm, Snapshot
 from tui.cli.command_line import main
 from tui.dashboard.actions.travel_keys import TravelKeys
 from tui.dashboard.app import QueensApp
-from tui.dashboard.rewind import Rewinder
+from tui.dashboard.runs.rewind import Rewinder
 from tui.dashboard.screens import HelpScreen
 from tui.dashboard.screens.runs import RunsScreen
 from tui.lab.store import RunStore

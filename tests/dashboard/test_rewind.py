@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from engine import Config, Snapshot
-from tui.dashboard.rewind import Abandoned, Rewinder, compact_state, state_size
+from tui.dashboard.runs.rewind import Abandoned, Rewinder, compact_state, state_size
 from tui.lab.engine_state import new_algorithm
 from tui.lab.recorder import Recorder
 from tui.lab.store import RunStore

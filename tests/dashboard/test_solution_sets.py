@@ -9,14 +9,14 @@ import pytest
 
 from engine.solutions.archive import symmetry_images
 from engine.solutions.exact import canonical_flags, list_solutions, listing_steps, solution_list
-from tui.dashboard.gallery_layout import gallery_layout, pictures_that_fit
-from tui.dashboard.solution_sets import (
+from tui.dashboard.pictures.gallery_layout import gallery_layout, pictures_that_fit
+from tui.dashboard.pictures.solution_sets import (
     NOT_FOUND,
     ExactSolutionSet,
     FoundSolutionSet,
     columns_by_row,
 )
-from tui.dashboard.solution_texts import (
+from tui.dashboard.pictures.solution_texts import (
     AUTO_COUNT_LIMIT,
     exact_note,
     fitting,

@@ -17,8 +17,8 @@ from textual.pilot import Pilot
 from engine import Config
 from engine.solutions.exact import list_solutions
 from tui.dashboard.app import QueensApp
+from tui.dashboard.pictures.solution_sets import NOT_FOUND
 from tui.dashboard.screens import SolutionsScreen
-from tui.dashboard.solution_sets import NOT_FOUND
 from tui.dashboard.widgets import SolutionGallery
 
 WaitFor = Callable[..., Awaitable[None]]

@@ -15,8 +15,8 @@ from engine import Config
 from tests.dashboard.test_replay_plays import record_run, status_text
 from tui.cli.command_line import main
 from tui.dashboard.app import QueensApp
-from tui.dashboard.showcase import SHOWCASE_SPEED
-from tui.dashboard.speed import REPLAY_SPEED, SpeedError, faster, parse_speed, slower
+from tui.dashboard.runs.showcase import SHOWCASE_SPEED
+from tui.dashboard.runs.speed import REPLAY_SPEED, SpeedError, faster, parse_speed, slower
 
 WaitFor = Callable[..., Awaitable[None]]
 

@@ -13,7 +13,7 @@ from engine import Config
 from tui.cli.command_line import build_parser
 from tui.cli.commands.dashboard import dashboard_config
 from tui.dashboard.app import QueensApp
-from tui.dashboard.stop_rule import DEFAULT_STAGNATION
+from tui.dashboard.runs.stop_rule import DEFAULT_STAGNATION
 from tui.dashboard.widgets.engine_runner import DASHBOARD_HISTORY
 
 WaitFor = Callable[..., Awaitable[None]]

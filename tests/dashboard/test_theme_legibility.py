@@ -16,9 +16,9 @@ from textual.widget import Widget
 
 from engine import Config
 from tui.dashboard.app import QueensApp
-from tui.dashboard.contrast import LEGIBLE, contrast_ratio
+from tui.dashboard.files.settings import save_setting
 from tui.dashboard.palette import palette_commands
-from tui.dashboard.settings import save_setting
+from tui.dashboard.pictures.contrast import LEGIBLE, contrast_ratio
 from tui.dashboard.theme_legibility import (
     dashboard_variables,
     is_legible,

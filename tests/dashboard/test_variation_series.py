@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from engine import Config, GeneticAlgorithm
-from tui.dashboard import variation_series
-from tui.dashboard.variation_series import VariationSeries
+from tui.dashboard.runs import variation_series
+from tui.dashboard.runs.variation_series import VariationSeries
 
 CONFIG = Config(n=10, population=30, seed=8, stop_when_solved=False)
 

@@ -17,7 +17,7 @@ from textual.strip import Strip
 
 from engine import Config
 from tui.dashboard.app import QueensApp
-from tui.dashboard.board_pictures import (
+from tui.dashboard.pictures.board_pictures import (
     BRAILLE_BASE,
     Position,
     braille_codes,
@@ -26,8 +26,8 @@ from tui.dashboard.board_pictures import (
     density_scale,
     square_kinds,
 )
-from tui.dashboard.chart_ticks import compact_number
-from tui.dashboard.population_order import ordered_window
+from tui.dashboard.pictures.chart_ticks import compact_number
+from tui.dashboard.pictures.population_order import ordered_window
 from tui.dashboard.widgets.board import Board
 from tui.dashboard.widgets.fitness_plot import COLOURS, FitnessPlot
 

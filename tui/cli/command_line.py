@@ -137,7 +137,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             refuse_unknown(parser, args.command, unknown)
         if args.command is None:
             from tui.cli.commands.dashboard import dashboard
-            from tui.dashboard.speed import OPENING_SPEED
+            from tui.dashboard.runs.speed import OPENING_SPEED
 
             return dashboard(None, glyphs_asked(args), speed=chosen_speed(args, OPENING_SPEED))
         code: int = args.handler(args)

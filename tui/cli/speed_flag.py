@@ -36,7 +36,7 @@ def chosen_speed(args: argparse.Namespace, default: float | None) -> float | Non
             the value and what is allowed.
     """
     from engine import ConfigError
-    from tui.dashboard.speed import SPEED_ALLOWED, SpeedError, parse_speed
+    from tui.dashboard.runs.speed import SPEED_ALLOWED, SpeedError, parse_speed
 
     text: str | None = getattr(args, SPEED_DEST, None)
     if text is None:

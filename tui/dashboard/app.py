@@ -34,15 +34,15 @@ from textual.widgets import Input
 from engine import Config
 from tui.dashboard.actions.bindings import QUIT
 from tui.dashboard.ascii_filter import AsciiFilter
+from tui.dashboard.files.settings import load_settings, save_setting
 from tui.dashboard.main_screen import MainScreen
 from tui.dashboard.palette import DashboardCommands, DashboardPalette
 from tui.dashboard.repeated_notices import RepeatedNotices
+from tui.dashboard.runs.showcase import SHOWCASE, SHOWCASE_SPEED
+from tui.dashboard.runs.stop_rule import with_stop_rule
 from tui.dashboard.screens import RaceScreen, SolutionsScreen
 from tui.dashboard.screens.race_choice import RaceChoice
 from tui.dashboard.screens.too_small import TooSmallScreen
-from tui.dashboard.settings import load_settings, save_setting
-from tui.dashboard.showcase import SHOWCASE, SHOWCASE_SPEED
-from tui.dashboard.stop_rule import with_stop_rule
 from tui.dashboard.terminal import ASCII_CLASS, SIXTEEN_COLOURS_CLASS
 from tui.dashboard.theme_legibility import FRAME, frame_colour, offered_themes
 
@@ -59,9 +59,9 @@ class QueensApp(App[None]):
     """Watch, steer and compare genetic algorithms on the N-Queens puzzle.
 
     Args:
-        config: Prefills the form (``None``: the showcase run, :mod:`tui.dashboard.showcase`,
+        config: Prefills the form (``None``: the showcase run, :mod:`tui.dashboard.runs.showcase`,
             at its opening speed limit, with the dashboard's stop rule,
-            :mod:`tui.dashboard.stop_rule`).
+            :mod:`tui.dashboard.runs.stop_rule`).
         ascii: Draw ASCII only: borders, charts, marks and the board.
         colours: The colours the terminal is drawn in, as
             :func:`~tui.dashboard.terminal.colour_count` finds them (the command line passes

@@ -18,8 +18,8 @@ from typing import Any
 
 from textual.app import App
 
-from tui.dashboard.export_files import ExportFile
-from tui.dashboard.settings import load_settings, save_setting
+from tui.dashboard.files.export_files import ExportFile
+from tui.dashboard.files.settings import load_settings, save_setting
 
 FOLDER_SETTING = "export_folder"
 """The settings key of the last folder files were exported to."""

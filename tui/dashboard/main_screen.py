@@ -27,14 +27,14 @@ from tui.dashboard.actions import bindings
 from tui.dashboard.actions.origin_keys import OriginKeys
 from tui.dashboard.actions.record_keys import RecordKeys
 from tui.dashboard.actions.travel_keys import BIG_STEP, TravelKeys
-from tui.dashboard.board_layout import FORM_WIDTH, form_leaves_board_room, plan_screen
-from tui.dashboard.current_run import CurrentRun
-from tui.dashboard.lineage_ring import LineageRing
 from tui.dashboard.painter import FRAME_RATE, Painter
-from tui.dashboard.recording import DashboardRecording
+from tui.dashboard.pictures.board_layout import FORM_WIDTH, form_leaves_board_room, plan_screen
 from tui.dashboard.run_control import RunControl
+from tui.dashboard.runs.current_run import CurrentRun
+from tui.dashboard.runs.lineage_ring import LineageRing
+from tui.dashboard.runs.recording import DashboardRecording
+from tui.dashboard.runs.time_travel import TimeTravel
 from tui.dashboard.screens import HelpScreen, RaceScreen, SolutionsScreen
-from tui.dashboard.time_travel import TimeTravel
 from tui.dashboard.widgets import (
     Board,
     ConflictList,
@@ -128,7 +128,7 @@ class MainScreen(Screen[None]):
                 # the bounding box of what changed, and a full-width line changing ten times a
                 # second would make it repaint every field of the form with it.
                 yield StatusLine(frozen_clock=self.frozen_clock, id="status")
-                # Arranged by fit_layout (see tui.dashboard.board_layout).
+                # Arranged by fit_layout (see tui.dashboard.pictures.board_layout).
                 with Container(id="views"):
                     yield Board(ascii=self.ascii, id="board")
                     yield PopulationView(id="population-view")
@@ -214,7 +214,7 @@ class MainScreen(Screen[None]):
 
     def fit_layout(self, width: int, height: int) -> None:
         """Fit the views to the terminal: the board gets the arrangement that draws it most
-        exactly (:func:`~tui.dashboard.board_layout.plan_views`), beside the open form."""
+        exactly (:func:`~tui.dashboard.pictures.board_layout.plan_views`), beside the open form."""
         if not self._mounted:
             return
         latest = self.run.latest

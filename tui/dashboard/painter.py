@@ -18,12 +18,12 @@ from typing import Final
 from textual.containers import Vertical
 
 from engine import Snapshot
-from tui.dashboard.board_pictures import Position
-from tui.dashboard.current_run import CurrentRun
-from tui.dashboard.history_series import SERIES_DIVERSITY, thinned
-from tui.dashboard.origin import Origin, origin_of
-from tui.dashboard.time_travel import TimeTravel
-from tui.dashboard.travel_variation import (
+from tui.dashboard.pictures.board_pictures import Position
+from tui.dashboard.pictures.origin import Origin, origin_of
+from tui.dashboard.runs.current_run import CurrentRun
+from tui.dashboard.runs.history_series import SERIES_DIVERSITY, thinned
+from tui.dashboard.runs.time_travel import TimeTravel
+from tui.dashboard.runs.travel_variation import (
     Note,
     finished_note,
     measuring_note,

@@ -152,7 +152,7 @@ def show_reproduce_command(app: App[Any], run_command: Callable[[], str | None])
 def save_screenshot_here(app: App[Any]) -> None:
     """Save an SVG of the screen: the export screen asks where (in a browser: it downloads)."""
     from tui.dashboard.delivery import deliver_files
-    from tui.dashboard.export_files import ExportFile
+    from tui.dashboard.files.export_files import ExportFile
     from tui.dashboard.screen_picture import take_screen_picture
 
     stamp = datetime.now().strftime("%Y-%m-%d-%H%M%S")

@@ -2,7 +2,7 @@
 
 The engine steps in a thread worker (:class:`~tui.dashboard.widgets.EngineRunner`) and reports
 through messages, which the main screen hands to :class:`RunControl`; it keeps the newest
-snapshot and the run's state in one :class:`~tui.dashboard.current_run.CurrentRun` and leaves
+snapshot and the run's state in one :class:`~tui.dashboard.runs.current_run.CurrentRun` and leaves
 the painting to :class:`~tui.dashboard.painter.Painter`.
 """
 
@@ -14,13 +14,13 @@ from textual.screen import Screen
 
 from engine import Config, ConfigError, GeneticAlgorithm, Snapshot
 from engine.termination import STAGNATION
-from tui.dashboard.current_run import CurrentRun
-from tui.dashboard.history_series import HistorySeries
 from tui.dashboard.painter import Painter
-from tui.dashboard.recording import DashboardRecording
-from tui.dashboard.reproduce import recorded_run_command, reproduce_command
-from tui.dashboard.speed import faster, slower
-from tui.dashboard.time_travel import TimeTravel
+from tui.dashboard.runs.current_run import CurrentRun
+from tui.dashboard.runs.history_series import HistorySeries
+from tui.dashboard.runs.recording import DashboardRecording
+from tui.dashboard.runs.reproduce import recorded_run_command, reproduce_command
+from tui.dashboard.runs.speed import faster, slower
+from tui.dashboard.runs.time_travel import TimeTravel
 from tui.dashboard.widgets import EngineRunner, StatusLine
 
 
@@ -169,7 +169,7 @@ class RunControl:
 
     def change_speed(self, steps: int) -> None:
         """Raise (or, for negative ``steps``, lower) the engine's speed limit by that many of
-        :data:`~tui.dashboard.speed.SPEED_STEPS`."""
+        :data:`~tui.dashboard.runs.speed.SPEED_STEPS`."""
         limit = self.runner.speed_limit
         for _ in range(abs(steps)):
             limit = faster(limit) if steps > 0 else slower(limit)

@@ -4,8 +4,8 @@ Textual's themes were made for its own widgets. The dashboard draws more in thei
 board's row and column numbers and the border captions in ``$text-muted``, the panels' borders
 and their titles, the chart's axes in ``$foreground`` and its lines and legend in colours of its
 own (:data:`~tui.dashboard.widgets.fitness_plot.STYLES`, made for a dark background). Each must
-stand out from the theme's ``$background`` by :data:`~tui.dashboard.contrast.LEGIBLE` (3:1, as
-WCAG asks of large text and of what must be seen).
+stand out from the theme's ``$background`` by :data:`~tui.dashboard.pictures.contrast.LEGIBLE` (3:1,
+as WCAG asks of large text and of what must be seen).
 
 The app's own variable ``$frame`` (:func:`frame_colour`) draws the borders: Textual's
 ``$panel-lighten-2`` where it stands out enough, else the same colour moved toward
@@ -23,7 +23,7 @@ from typing import Final
 from textual.color import Color, ColorParseError
 from textual.theme import Theme
 
-from tui.dashboard.contrast import LEGIBLE, contrast_ratio
+from tui.dashboard.pictures.contrast import LEGIBLE, contrast_ratio
 from tui.dashboard.widgets.fitness_plot import STYLES
 
 FRAME: Final = "frame"

@@ -32,7 +32,7 @@ def add_parser(commands: argparse._SubParsersAction) -> None:  # type: ignore[ty
 
 def run(args: argparse.Namespace) -> int:
     """Handle ``queens tui``."""
-    from tui.dashboard.speed import OPENING_SPEED, preset_speed
+    from tui.dashboard.runs.speed import OPENING_SPEED, preset_speed
 
     refuse_label_unrecorded(args.label, args.record, "--record (not --no-record)")
     budget = record_budget_of(args)
@@ -59,7 +59,7 @@ def dashboard_config(args: argparse.Namespace) -> Config | None:
     config = config_from_args(args)
     if args.stagnation is not None:
         return config
-    from tui.dashboard.stop_rule import with_stop_rule
+    from tui.dashboard.runs.stop_rule import with_stop_rule
 
     return with_stop_rule(config)
 

@@ -40,7 +40,7 @@ def add_parser(commands: argparse._SubParsersAction) -> None:  # type: ignore[ty
 def run(args: argparse.Namespace) -> int:
     """Handle ``queens replay``."""
     from tui.dashboard.app import QueensApp
-    from tui.dashboard.speed import REPLAY_SPEED
+    from tui.dashboard.runs.speed import REPLAY_SPEED
 
     speed = chosen_speed(args, REPLAY_SPEED)  # a bad flag is refused before the store opens
     budget = record_budget_of(args)  # for the runs continued (c) or started (r) from it

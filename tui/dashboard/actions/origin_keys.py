@@ -16,12 +16,12 @@ from typing import Final, TypeVar
 from textual.screen import Screen
 
 from engine import Snapshot
-from tui.dashboard.ancestry import Line, RecordedRun, previous_generation, ring_line
-from tui.dashboard.current_run import CurrentRun
-from tui.dashboard.lineage_ring import RING_BYTES, RING_GENERATIONS, LineageRing
 from tui.dashboard.painter import Painter
-from tui.dashboard.recording import DashboardRecording
-from tui.dashboard.time_travel import TimeTravel
+from tui.dashboard.runs.ancestry import Line, RecordedRun, previous_generation, ring_line
+from tui.dashboard.runs.current_run import CurrentRun
+from tui.dashboard.runs.lineage_ring import RING_BYTES, RING_GENERATIONS, LineageRing
+from tui.dashboard.runs.recording import DashboardRecording
+from tui.dashboard.runs.time_travel import TimeTravel
 
 Result = TypeVar("Result")
 

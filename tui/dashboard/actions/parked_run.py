@@ -14,8 +14,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from engine import GeneticAlgorithm
-from tui.dashboard.history_series import HistorySeries
 from tui.dashboard.run_control import RunControl
+from tui.dashboard.runs.history_series import HistorySeries
 from tui.dashboard.widgets import ParamForm, StatusLine
 from tui.lab.store import RunStore
 

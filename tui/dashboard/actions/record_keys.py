@@ -18,10 +18,10 @@ from textual.screen import Screen
 
 from tui.dashboard.actions.parked_run import ParkedRun
 from tui.dashboard.actions.travel_keys import TravelKeys
-from tui.dashboard.history_series import HistorySeries
 from tui.dashboard.painter import Painter
 from tui.dashboard.run_control import RunControl
-from tui.dashboard.speed import REPLAY_SPEED
+from tui.dashboard.runs.history_series import HistorySeries
+from tui.dashboard.runs.speed import REPLAY_SPEED
 from tui.dashboard.widgets import ParamForm, StatusLine
 from tui.lab.store import RunStore
 
@@ -296,7 +296,7 @@ class RecordKeys:
         and without the notifications on show.
         """
         from tui.dashboard.delivery import deliver_files
-        from tui.dashboard.export_files import ExportFile
+        from tui.dashboard.files.export_files import ExportFile
         from tui.dashboard.screen_picture import take_screen_picture
         from tui.lab.export import write_csv
         from tui.lab.store import STAT_FIELDS, StoreError

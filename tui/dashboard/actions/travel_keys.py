@@ -1,7 +1,7 @@
 """The time-travel keys: ``[`` ``]`` ``{`` ``}`` ``g`` ``end``, and ``space``/``n`` in the past.
 
 Going back pauses the run and shows a past generation exactly (recomputed from the store by the
-time-travel thread, :mod:`tui.dashboard.travel_worker`): board, table, inspect and conflict
+time-travel thread, :mod:`tui.dashboard.runs.travel_worker`): board, table, inspect and conflict
 list show it, the status line says ``REPLAY gen 37 / 412`` and the chart marks it. While a
 generation is computed the status line says so at once (``computing gen 190…``) and every key
 still acts; a newer jump replaces it. In the past, ``space`` plays the record back from the
@@ -24,7 +24,7 @@ from textual.worker import get_current_worker
 from engine import Snapshot
 from tui.dashboard.painter import Painter
 from tui.dashboard.run_control import RunControl
-from tui.dashboard.travel_worker import TravelJob, TravelResult, TravelWorker
+from tui.dashboard.runs.travel_worker import TravelJob, TravelResult, TravelWorker
 from tui.dashboard.widgets import FitnessPlot, StatusLine
 
 BIG_STEP: Final = 10

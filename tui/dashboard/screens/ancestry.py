@@ -24,11 +24,17 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Static
 
-from tui.dashboard.ancestry import Line
-from tui.dashboard.board_pictures import Position
-from tui.dashboard.column_fit import fitted_widths, longest_words, natural_widths, wrapped
-from tui.dashboard.origin import FROM_FIRST, FROM_NEITHER, FROM_SECOND, MOVED, ORIGIN_COLOURS
-from tui.dashboard.solution_texts import plural
+from tui.dashboard.pictures.board_pictures import Position
+from tui.dashboard.pictures.column_fit import fitted_widths, longest_words, natural_widths, wrapped
+from tui.dashboard.pictures.origin import (
+    FROM_FIRST,
+    FROM_NEITHER,
+    FROM_SECOND,
+    MOVED,
+    ORIGIN_COLOURS,
+)
+from tui.dashboard.pictures.solution_texts import plural
+from tui.dashboard.runs.ancestry import Line
 from tui.dashboard.widgets import Board
 from tui.lab.line_rows import generations_text, line_rows
 from tui.lab.lineage import Ancestor, BestDescent
@@ -37,7 +43,7 @@ COLUMNS: Final = ("gen", "#", "fitness", "conf", "operator", "parent")
 """The line's table's columns."""
 WRAPPING_COLUMNS: Final = frozenset({"operator", "parent"})
 """The columns of words, wrapped onto more lines where the table is too narrow for them (see
-:mod:`~tui.dashboard.column_fit`); the numbers keep their width."""
+:mod:`~tui.dashboard.pictures.column_fit`); the numbers keep their width."""
 CELL_PADDING: Final = 1
 """Cells on each side of each column (the table's own default)."""
 

@@ -2,7 +2,7 @@
 
 It lists the files (name and what each holds), offers a folder (the last one used, else the
 user's downloads folder) and shows the full paths that will be written as the folder is edited.
-Enter writes them all (see :func:`~tui.dashboard.export_files.write_files`) and closes with
+Enter writes them all (see :func:`~tui.dashboard.files.export_files.write_files`) and closes with
 their paths; a folder that cannot be used is refused on the screen, which stays open; escape
 closes it and writes nothing.
 """
@@ -20,7 +20,7 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Input, Static
 
-from tui.dashboard.export_files import (
+from tui.dashboard.files.export_files import (
     FOLDER_FIELD,
     ExportError,
     ExportFile,

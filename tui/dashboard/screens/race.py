@@ -26,8 +26,8 @@ from textual_plotext import PlotextPlot
 
 from engine import Config, GeneticAlgorithm, Snapshot
 from engine.config.presets import PRESETS
-from tui.dashboard.board_pictures import HEADER_LINES, Position
-from tui.dashboard.chart_ticks import axis_ticks
+from tui.dashboard.pictures.board_pictures import HEADER_LINES, Position
+from tui.dashboard.pictures.chart_ticks import axis_ticks
 from tui.dashboard.screens.race_choice import RaceChoice
 from tui.dashboard.widgets.board import Board
 from tui.dashboard.widgets.engine_runner import EngineRunner

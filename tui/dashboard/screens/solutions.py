@@ -4,8 +4,8 @@ The exact set comes first: up to the engine's listing limit (N = 16) every solut
 in a thread worker (:class:`~tui.dashboard.widgets.ExactSearch`), as ``queens solutions``
 lists them, and the gallery draws the boards in view, one representative of each fundamental
 class marked. Above it the solutions are counted (up to
-:data:`~tui.dashboard.solution_texts.AUTO_COUNT_LIMIT`; beyond, the count is OEIS's), and the
-screen says why. ``escape`` stops a listing or a count, then goes back.
+:data:`~tui.dashboard.pictures.solution_texts.AUTO_COUNT_LIMIT`; beyond, the count is OEIS's), and
+the screen says why. ``escape`` stops a listing or a count, then goes back.
 
 The GA experiment is the form's GA in find-all mode: it records each solution it meets with its
 rotations and reflections, replaces it by a newcomer and stops when the known total is reached
@@ -27,8 +27,8 @@ from textual.widgets import Footer, Static
 from engine import Config, Snapshot
 from engine.solutions.archive import KNOWN_TOTALS
 from engine.solutions.exact import LISTING_LIMIT
-from tui.dashboard.solution_sets import ExactSolutionSet, FoundSolutionSet
-from tui.dashboard.solution_texts import (
+from tui.dashboard.pictures.solution_sets import ExactSolutionSet, FoundSolutionSet
+from tui.dashboard.pictures.solution_texts import (
     AUTO_COUNT_LIMIT,
     Wordings,
     counted_text,

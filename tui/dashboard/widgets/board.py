@@ -1,7 +1,8 @@
 """The chess board of one individual, drawn with the Line API, at the scale its area allows.
 
 The pictures (exact squares, half blocks, Braille dots, a density mosaic) are computed in
-:mod:`tui.dashboard.board_pictures`; the widget picks the one that fits, turns it into lines of
+:mod:`tui.dashboard.pictures.board_pictures`; the widget picks the one that fits, turns it into
+lines of
 the screen in its own colours, numbers the rows in a gutter on the left and the columns in a
 header line (from 0, as the conflict list does), and writes the scale in its border. ``z`` zooms
 to full size on an attacked queen; the numbers scroll with the board, and the border says which
@@ -32,7 +33,7 @@ from textual.reactive import reactive
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
-from tui.dashboard.board_pictures import (
+from tui.dashboard.pictures.board_pictures import (
     HEADER_LINES,
     Position,
     braille_codes,
@@ -47,7 +48,7 @@ from tui.dashboard.board_pictures import (
     square_kinds,
     square_origins,
 )
-from tui.dashboard.origin import ORIGIN_COLOURS
+from tui.dashboard.pictures.origin import ORIGIN_COLOURS
 from tui.dashboard.widgets.board_segments import (
     BoardStyles,
     braille_segments,
@@ -68,7 +69,7 @@ ORIGIN_STYLES: Final = (
     "board--moved",
 )
 """The component class colouring a queen by its origin (the codes of
-:mod:`tui.dashboard.origin`; none for a queen from neither parent's place)."""
+:mod:`tui.dashboard.pictures.origin`; none for a queen from neither parent's place)."""
 SIXTEEN_COLOUR_SYSTEMS: Final = frozenset({"standard", "windows"})
 """Rich's colour systems with 16 colours, where the board needs colours of its own."""
 

@@ -1,8 +1,8 @@
 """One line of each board picture as Rich segments, in the board's colours.
 
 :class:`~tui.dashboard.widgets.Board` computes the pictures (see
-:mod:`tui.dashboard.board_pictures`) and its styles; these functions only turn one line of a
-picture into segments, so that the widget keeps to layout, scrolling and labels.
+:mod:`tui.dashboard.pictures.board_pictures`) and its styles; these functions only turn one line of
+a picture into segments, so that the widget keeps to layout, scrolling and labels.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from rich.color import Color, blend_rgb
 from rich.segment import Segment
 from rich.style import Style
 
-from tui.dashboard.board_pictures import (
+from tui.dashboard.pictures.board_pictures import (
     ASCII_HALVES,
     ASCII_SHADES,
     ATTACK_LEVELS,
@@ -25,7 +25,7 @@ from tui.dashboard.board_pictures import (
     SHADES,
     density_levels,
 )
-from tui.dashboard.origin import MOVED
+from tui.dashboard.pictures.origin import MOVED
 
 
 @dataclass(frozen=True)
@@ -41,7 +41,8 @@ class BoardStyles:
         attacked: An attacked queen (colour and weight only): where a square is only a colour
             (half blocks), its colour; where it holds a mark, the fill behind the mark.
         ink: The mark drawn on an attacked queen's fill (colour only).
-        origins: By origin code (:mod:`tui.dashboard.origin`), the colour of a queen that came
+        origins: By origin code (:mod:`tui.dashboard.pictures.origin`), the colour of a queen that
+        came
             from that place (code 0, none: the safe or attacked colour).
     """
 
@@ -132,7 +133,8 @@ def halves_segments(
     ascii: bool,
     origins: tuple[npt.NDArray[np.int8], npt.NDArray[np.int8]] | None = None,
 ) -> list[Segment]:
-    """Two board rows in one line (kinds as :func:`~tui.dashboard.board_pictures.square_kinds`).
+    """Two board rows in one line (kinds as
+    :func:`~tui.dashboard.pictures.board_pictures.square_kinds`).
 
     In Unicode the upper square is the foreground of ``▀`` and the lower its background, so
     every square has its own colour: a safe queen its own (its origin's, while inspected), an
@@ -143,7 +145,7 @@ def halves_segments(
 
     Args:
         origins: The two rows' queens' origins, while an individual is inspected (see
-            :func:`~tui.dashboard.board_pictures.square_origins`).
+            :func:`~tui.dashboard.pictures.board_pictures.square_origins`).
     """
     segments: list[Segment] = []
     width = len(upper)

@@ -12,8 +12,8 @@ from textual.containers import VerticalScroll
 from textual.message import Message
 from textual.widgets import Static
 
-from tui.dashboard.board_pictures import Position
-from tui.dashboard.origin import ORIGIN_COLOURS, ORIGIN_NAMES, Origin
+from tui.dashboard.pictures.board_pictures import Position
+from tui.dashboard.pictures.origin import ORIGIN_COLOURS, ORIGIN_NAMES, Origin
 
 PAIR_LIMIT: Final = 200
 """Pairs listed at most; a random board of large N has far more, and the count says so."""

@@ -21,9 +21,9 @@ from textual.widget import Widget
 from textual.worker import Worker, get_current_worker
 
 from engine import Config, GeneticAlgorithm, Snapshot
-from tui.dashboard.memory_release import release_memory
-from tui.dashboard.run_gate import RunGate
-from tui.dashboard.speed import SPEED_STEPS
+from tui.dashboard.runs.memory_release import release_memory
+from tui.dashboard.runs.run_gate import RunGate
+from tui.dashboard.runs.speed import SPEED_STEPS
 
 SPEED_LIMITS: Final = SPEED_STEPS
 """Turns (generations) per second the `+`/`-` keys choose from; ``None`` is unlimited."""

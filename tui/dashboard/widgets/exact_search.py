@@ -26,7 +26,7 @@ from engine.solutions.exact import (
     solution_list,
 )
 from engine.solutions.symmetry import fundamental_count
-from tui.dashboard.solution_sets import ExactSolutionSet
+from tui.dashboard.pictures.solution_sets import ExactSolutionSet
 
 _SEARCH_IDS: Final = itertools.count(1)
 """Search ids, so that messages from a replaced search are told apart."""

@@ -4,10 +4,10 @@ Drawn by this widget itself rather than by plotext, so that every series keeps i
 and its own line style (solid, dashed, dotted: readable without colour too), best is drawn
 last (on top), every row of the area is plot (one legend line, one axis line), and the ticks
 are round and read differently however large the numbers (see
-:mod:`~tui.dashboard.chart_ticks`). ``c`` or a click cycles the views: fitness, conflicts
+:mod:`~tui.dashboard.pictures.chart_ticks`). ``c`` or a click cycles the views: fitness, conflicts
 (comparable across fitness shapes: 0 is a solution; the first view where fitness cannot be
 told apart, as pairs fitness at large N), and diversity explained (see
-:mod:`~tui.dashboard.explained_figures`).
+:mod:`~tui.dashboard.pictures.explained_figures`).
 """
 
 from __future__ import annotations
@@ -25,8 +25,8 @@ from textual.reactive import reactive
 from textual.strip import Strip
 from textual.widget import Widget
 
-from tui.dashboard.chart_ticks import compact_number, indistinct, left_axis, origin_text
-from tui.dashboard.explained_figures import ExplainedFigures, Piece
+from tui.dashboard.pictures.chart_ticks import compact_number, indistinct, left_axis, origin_text
+from tui.dashboard.pictures.explained_figures import ExplainedFigures, Piece
 from tui.dashboard.terminal import draws_ascii
 from tui.dashboard.widgets.braille_lines import (
     BRAILLE_COLUMN,
@@ -139,7 +139,7 @@ class FitnessPlot(Widget):
         self, columns: Mapping[str, Sequence[float]], note: Sequence[str] | None = None
     ) -> None:
         """New data for the diversity-explained view (see
-        :class:`~tui.dashboard.variation_series.VariationSeries`), already thinned; ``note``:
+        :class:`~tui.dashboard.runs.variation_series.VariationSeries`), already thinned; ``note``:
         why the generation shown has no figures, in words (longest variant first)."""
         self.explained.update(columns, note)
         if self.metric == "explained":

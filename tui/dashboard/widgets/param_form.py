@@ -1,7 +1,7 @@
 """The run's parameters, grouped as a GA is taught, validated as the user types.
 
 The fields are generated from :data:`engine.FIELDS` and laid out by
-:mod:`tui.dashboard.form_guide`, so a new engine setting appears here by itself. Values are
+:mod:`tui.dashboard.pictures.form_guide`, so a new engine setting appears here by itself. Values are
 checked by the engine's own :meth:`Config.check` on the whole form, so a message names the
 field, the value and what is allowed, and cross-field rules are caught too; each message is
 shown whole under its field. The form guides: a field that means nothing with the current
@@ -28,7 +28,7 @@ from textual.widgets import Input, Label, Select, Static
 
 from engine import FIELDS, Config, ConfigError
 from engine.config.config import parse_field
-from tui.dashboard.form_guide import (
+from tui.dashboard.pictures.form_guide import (
     APPLIES_WHEN,
     OPERATOR_FIELDS,
     applies,
@@ -37,7 +37,7 @@ from tui.dashboard.form_guide import (
     grouped_fields,
     not_applying_note,
 )
-from tui.dashboard.stop_rule import DEFAULT_STAGNATION
+from tui.dashboard.runs.stop_rule import DEFAULT_STAGNATION
 from tui.dashboard.widgets.field_finder import FieldFinder
 from tui.dashboard.widgets.field_input import FieldInput
 from tui.dashboard.widgets.form_navigation import FORM_BINDINGS, move_past_dimmed

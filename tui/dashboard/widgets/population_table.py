@@ -2,8 +2,8 @@
 
 A population may hold a million individuals, so nothing is built per individual. The table is a
 Line-API widget: each repaint asks numpy for the rows in view of the chosen order
-(:mod:`tui.dashboard.population_order`: partitions instead of a full sort), and renders those
-lines only. The same view serves a running and a paused run; the cursor keeps its row number,
+(:mod:`tui.dashboard.pictures.population_order`: partitions instead of a full sort), and renders
+those lines only. The same view serves a running and a paused run; the cursor keeps its row number,
 so while the run goes on the rows in view are the top of the ranking (unless the user scrolled
 away). The genome is a column of its own behind a rule (``│``, ``|`` in ASCII) and in a colour
 of its own: a conflicts count of 9 followed by genes 12 23 would otherwise read as one row of
@@ -28,7 +28,7 @@ from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
 from engine import Snapshot
-from tui.dashboard.population_order import SORTS, ordered_window, sort_keys
+from tui.dashboard.pictures.population_order import SORTS, ordered_window, sort_keys
 
 COLUMNS: Final = (("rank", "Rank"), ("index", "#"), ("fitness", "Fitness"), ("conflicts", "Conf"))
 """Key and label of each numeric column; the genome comes last and takes the rest."""

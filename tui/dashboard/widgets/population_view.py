@@ -1,6 +1,6 @@
 """The whole population on the board panel: its placement map or its conflict histogram.
 
-The numbers come from :mod:`tui.dashboard.population_pictures`; this widget only turns them
+The numbers come from :mod:`tui.dashboard.pictures.population_pictures`; this widget only turns them
 into lines in the board's colours and shades. It is given a snapshot at the painter's rate and
 computes the map once per snapshot, however often it is drawn.
 """
@@ -16,8 +16,8 @@ from rich.text import Text
 from textual.widget import Widget
 
 from engine import Snapshot
-from tui.dashboard.board_pictures import SHADES
-from tui.dashboard.population_pictures import (
+from tui.dashboard.pictures.board_pictures import SHADES
+from tui.dashboard.pictures.population_pictures import (
     ASCII_SHARE_LEGEND,
     SHARE_LEGEND,
     block_shares,

@@ -1,11 +1,12 @@
 """A gallery of solutions that draws only the boards in view, in a picture that fits.
 
-The boards come from a :class:`~tui.dashboard.solution_sets.GallerySource`, read a row of
+The boards come from a :class:`~tui.dashboard.pictures.solution_sets.GallerySource`, read a row of
 boards at a time as lines come into view, so a gallery of 14 million solutions costs what a
 gallery of four does. Each board is drawn whole in the largest picture that fits the gallery
-(:mod:`tui.dashboard.gallery_layout`): squares, half blocks or Braille dots, as the main board
-draws them (:mod:`tui.dashboard.board_pictures`), or as genomes when no picture fits. Above each
-board, its number, ``*`` when it represents its fundamental class (as ``queens solutions``
+(:mod:`tui.dashboard.pictures.gallery_layout`): squares, half blocks or Braille dots, as the main
+board
+draws them (:mod:`tui.dashboard.pictures.board_pictures`), or as genomes when no picture fits. Above
+each board, its number, ``*`` when it represents its fundamental class (as ``queens solutions``
 marks it) and ``✓`` with a generation when the GA experiment found it by then; found boards'
 queens change colour too, so the mark is not colour alone.
 """
@@ -25,15 +26,20 @@ from textual.geometry import Size
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
-from tui.dashboard.board_pictures import BRAILLE_BASE, Position, braille_codes, square_kinds
-from tui.dashboard.gallery_layout import (
+from tui.dashboard.pictures.board_pictures import (
+    BRAILLE_BASE,
+    Position,
+    braille_codes,
+    square_kinds,
+)
+from tui.dashboard.pictures.gallery_layout import (
     GAP,
     LABEL_LINES,
     GalleryLayout,
     gallery_layout,
     pictures_that_fit,
 )
-from tui.dashboard.solution_sets import NOT_FOUND, GallerySource
+from tui.dashboard.pictures.solution_sets import NOT_FOUND, GallerySource
 
 CACHED_ROWS: Final = 64
 """Rows of boards whose lines are kept drawn (a screenful is a handful)."""

@@ -11,7 +11,7 @@ The board, the chart and the table sit in a 2 x 2 grid, in one of two arrangemen
 
 :func:`plan_views` takes the arrangement whose picture is the more exact, stacked when both are
 as exact. The board widget chooses its picture again from the area it gets, with the same rule
-(:func:`~tui.dashboard.board_pictures.choose_mode`), so the plan and the picture agree.
+(:func:`~tui.dashboard.pictures.board_pictures.choose_mode`), so the plan and the picture agree.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Final
 
-from tui.dashboard.board_pictures import (
+from tui.dashboard.pictures.board_pictures import (
     HEADER_LINES,
     MODES,
     choose_mode,
@@ -64,7 +64,7 @@ class ViewsLayout:
         board_width: Columns of the board's grid column, its border included.
         first_row: Rows of the grid's first row: the board and the chart (stacked) or the
             chart alone (side).
-        mode: The picture the board gets (see :data:`~tui.dashboard.board_pictures.MODES`).
+        mode: The picture the board gets (see :data:`~tui.dashboard.pictures.board_pictures.MODES`).
     """
 
     side: bool

@@ -3,12 +3,12 @@
 No Textual here. One thread serves every request, so two jumps never compete for the machine:
 a newer request replaces the one waiting, and the one being computed gives up at its next
 generation (the run it reached stays a start for the next one, see
-:class:`~tui.dashboard.rewind.Rewinder`). Playing back is a request too: the generations from
+:class:`~tui.dashboard.runs.rewind.Rewinder`). Playing back is a request too: the generations from
 the one asked for to the record's end, one per tick of the speed limit, until a newer request
 or the end.
 
 While the chart shows diversity explained, each generation computed is measured here too
-(:class:`~tui.dashboard.travel_variation.TravelVariation`), and so is the generation shown when
+(:class:`~tui.dashboard.runs.travel_variation.TravelVariation`), and so is the generation shown when
 the thread has nothing else to do (the view was switched on while it is shown).
 """
 
@@ -21,8 +21,8 @@ from dataclasses import dataclass
 from typing import Final
 
 from engine import Snapshot
-from tui.dashboard.rewind import Abandoned, Rewinder
-from tui.dashboard.time_travel import TimeTravel
+from tui.dashboard.runs.rewind import Abandoned, Rewinder
+from tui.dashboard.runs.time_travel import TimeTravel
 
 WAKE_EVERY: Final = 0.25
 """Seconds between two looks at whether the thread must end, while it waits."""

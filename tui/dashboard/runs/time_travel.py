@@ -2,9 +2,9 @@
 
 No Textual here. :class:`TimeTravel` says which generation is shown (``None``: the live run),
 whether the record is playing back, and computes a generation exactly from the store (through a
-:class:`~tui.dashboard.rewind.Rewinder`, which keeps the runs passed on the way); the
+:class:`~tui.dashboard.runs.rewind.Rewinder`, which keeps the runs passed on the way); the
 time-travel keys (:mod:`tui.dashboard.actions.travel_keys`) move it and show what the
-time-travel thread (:mod:`tui.dashboard.travel_worker`) computed.
+time-travel thread (:mod:`tui.dashboard.runs.travel_worker`) computed.
 """
 
 from __future__ import annotations
@@ -16,8 +16,8 @@ import numpy as np
 import numpy.typing as npt
 
 from engine import Snapshot
-from tui.dashboard.rewind import Rewinder
-from tui.dashboard.travel_variation import TravelVariation
+from tui.dashboard.runs.rewind import Rewinder
+from tui.dashboard.runs.travel_variation import TravelVariation
 from tui.lab.store import RunStore, StoreError
 from tui.lab.timeline import Timeline
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 import math
 from typing import Final
 
-from tui.dashboard.showcase import SHOWCASE_SPEED
+from tui.dashboard.runs.showcase import SHOWCASE_SPEED
 
 SPEED_STEPS: Final[tuple[float | None, ...]] = (1.0, 5.0, 20.0, 100.0, None)
 """Generations per second the ``+``/``-`` keys choose from; ``None`` is unlimited."""

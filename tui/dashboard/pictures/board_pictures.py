@@ -18,7 +18,8 @@ half-block picture keeps its layout with the ASCII marks of :data:`ASCII_HALVES`
 on the upper square, ``.`` on the lower, ``:`` on both), and beyond it comes the density picture
 in :data:`ASCII_SHADES`.
 
-While an individual is inspected its queens carry their origins (:mod:`tui.dashboard.origin`);
+While an individual is inspected its queens carry their origins
+(:mod:`tui.dashboard.pictures.origin`);
 the pictures keep which queens are attacked apart from where they came from
 (:func:`square_origins`, :func:`braille_origins`), so that an attacked queen stays marked at
 every scale.
@@ -71,7 +72,7 @@ class Position:
         columns: Board column of every queen.
         attacked: Whether each queen shares a line with another.
         origins: Where each queen came from, when the board shows it (the codes of
-            :mod:`tui.dashboard.origin`: which parent, or moved by the mutation).
+            :mod:`tui.dashboard.pictures.origin`: which parent, or moved by the mutation).
     """
 
     n: int

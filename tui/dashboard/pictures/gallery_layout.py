@@ -1,7 +1,7 @@
 """Where the gallery of solutions puts each board: the picture that fits, and rows of boards.
 
-A board is drawn in the largest picture of :mod:`tui.dashboard.board_pictures` that fits the
-gallery whole, a label line above it: squares (two cells a square), half blocks (two rows a
+A board is drawn in the largest picture of :mod:`tui.dashboard.pictures.board_pictures` that fits
+the gallery whole, a label line above it: squares (two cells a square), half blocks (two rows a
 line) or Braille dots (2 x 4 squares a character). When none fits, or on request, the
 solutions are listed as genomes instead, the column of the queen in each row. The density
 picture is never used: a solution's shades would say nothing.

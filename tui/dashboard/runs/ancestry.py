@@ -2,7 +2,7 @@
 dashboard.
 
 No Textual here. Two sources: the live run's last generations kept in memory
-(:class:`~tui.dashboard.lineage_ring.LineageRing`), read at once; and a recorded run's store,
+(:class:`~tui.dashboard.runs.lineage_ring.LineageRing`), read at once; and a recorded run's store,
 read by the lab (:func:`tui.lab.lineage.trace`; re-stepping from keyframes may take a moment, so
 callers run :func:`recorded_line` and :func:`recorded_generation` off the UI thread). The line
 follows, as the lab's does, the parent that gave most of the queens (the first on a tie).
@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 from engine import Snapshot
 from engine.lineage.lineage import CROSSED, KIND, MOSTLY_SECOND
-from tui.dashboard.lineage_ring import LineageRing
+from tui.dashboard.runs.lineage_ring import LineageRing
 from tui.lab.lineage import Ancestor, ArrayFamily, BestDescent, trace
 from tui.lab.recorded_lineage import RecordedSource, snapshot_with_lineage
 from tui.lab.store import RunStore

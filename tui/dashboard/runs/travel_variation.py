@@ -1,8 +1,8 @@
 """Diversity explained for the generations time travel shows: measured in the time-travel thread.
 
 No Textual here. Live, the engine thread measures each new generation from its lineage
-(:class:`~tui.dashboard.variation_series.VariationSeries`). A recorded generation is rebuilt
-by re-stepping the run from a keyframe (:class:`~tui.dashboard.rewind.Rewinder`), and a
+(:class:`~tui.dashboard.runs.variation_series.VariationSeries`). A recorded generation is rebuilt
+by re-stepping the run from a keyframe (:class:`~tui.dashboard.runs.rewind.Rewinder`), and a
 re-stepped generation has its lineage again: the time-travel thread measures it the same way,
 with the same figures the live run measured for it (the diversity of ``g - 1`` and of ``g`` is
 the record's, as the live run's was its history's). A generation restored from a keyframe has
@@ -11,7 +11,7 @@ generation before it. Where a generation cannot be explained, :meth:`TravelVaria
 says why, in words.
 
 Only while the chart shows diversity explained (:attr:`TravelVariation.enabled`); the figures
-stay bounded as the live series does: past :data:`~tui.dashboard.variation_series.LIMIT`
+stay bounded as the live series does: past :data:`~tui.dashboard.runs.variation_series.LIMIT`
 generations, every other one is let go.
 """
 
@@ -25,9 +25,9 @@ from engine import Config, ConfigError, Snapshot
 from engine.genomes.encodings import ENCODINGS
 from engine.genomes.fitness import FITNESS_SHAPES
 from engine.lineage.variation_effects import variation_effects
-from tui.dashboard import variation_series
-from tui.dashboard.rewind import Rewinder
-from tui.dashboard.variation_series import COLUMNS, effects_row
+from tui.dashboard.runs import variation_series
+from tui.dashboard.runs.rewind import Rewinder
+from tui.dashboard.runs.variation_series import COLUMNS, effects_row
 from tui.lab.store import StoreError
 from tui.lab.timeline import Timeline
 
@@ -98,7 +98,7 @@ def shown_columns(
     generation: int, *sources: Mapping[str, Sequence[float]]
 ) -> dict[str, list[float]]:
     """The rows of generations up to ``generation`` from every source (columns as
-    :data:`~tui.dashboard.variation_series.COLUMNS`), one per generation, in order: what the
+    :data:`~tui.dashboard.runs.variation_series.COLUMNS`), one per generation, in order: what the
     chart shows of a past generation, as the live chart showed it then."""
     rows: dict[int, tuple[float, ...]] = {}
     for columns in sources:

@@ -5,7 +5,7 @@ the main screen names each new run to be recorded (:meth:`DashboardRecording.exp
 the record when the run is replaced or the app quits. The record itself is made at the run's
 first step (:meth:`DashboardRecording.begin_expected`, called before the run is let go, while
 it still stands at generation 0): a dashboard opened and closed, or a form tried and replaced,
-without a step leaves no empty record behind. :mod:`tui.dashboard.time_travel` reads the
+without a step leaves no empty record behind. :mod:`tui.dashboard.runs.time_travel` reads the
 records back.
 """
 

@@ -11,8 +11,8 @@ from dataclasses import dataclass, field
 from typing import Final
 
 from engine import Snapshot
-from tui.dashboard.history_series import HistorySeries
-from tui.dashboard.variation_series import VariationSeries
+from tui.dashboard.runs.history_series import HistorySeries
+from tui.dashboard.runs.variation_series import VariationSeries
 
 RUN_STATES: Final = ("idle", "running", "paused", "solved", "stopped", "error")
 """What :attr:`CurrentRun.state` may be."""
