@@ -17,6 +17,7 @@ from typing import Any, Final
 from tui.lab.sweep import report
 from tui.lab.sweep.plan import SweepPlan
 from tui.lab.sweep.report import Row, value_text, varying_axes
+from tui.lab.sweep.row_statistics import statistics_text
 
 OUTPUTS: Final = ("table", "json", "csv")
 """The report's forms."""
@@ -47,6 +48,10 @@ def report_text(
         return report.csv_text(plan, results)
     rows = report.summarize(plan, results)
     parts = [report.table_text(plan, rows, sweep_id)]
+    statistics = [row.statistics for row in rows if row.statistics is not None]
+    if rows and len(statistics) == len(rows):
+        names = [report.row_name(plan, row) for row in rows]
+        parts.append(statistics_text(names, statistics))
     heatmap = report.heatmap_text(plan, rows)
     if heatmap:
         parts.append(heatmap)
