@@ -64,10 +64,10 @@ def test_the_table_says_which_rows_cannot_be_told_apart_and_how() -> None:
     assert "percentile bootstrap of the median over the solved runs, 2,000 resamples" in (
         text.replace("\n", " ")
     )
-    section = text[text.index("statistics, each row") :].splitlines()
+    section = text[text.index("statistics, each row") : text.index("re-run one")].splitlines()
     ranks = {line.split()[1]: line.split()[2] for line in section[3:6]}
     assert ranks == {"ox": "1", "pmx": "1", "cycle": "3"}
-    assert all(len(line) <= 80 for line in section if not line.startswith(("#", "-", "1", "2")))
+    assert max(len(line) for line in section) <= 80
 
 
 def test_unsolved_runs_are_censored_not_dropped() -> None:

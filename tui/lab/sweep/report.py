@@ -196,14 +196,19 @@ def summarize(plan: SweepPlan, results: Results) -> list[Row]:
     return [replace(row, statistics=stats) for row, stats in zip(ranked, measured, strict=True)]
 
 
-def row_name(plan: SweepPlan, row: Row) -> str:
-    """A row as the statistics name it: its value on the one axis that varies (``ox``), or
-    ``axis=value`` for each of several (``crossover=ox mutation_rate=0.8``)."""
+def cell_name(plan: SweepPlan, cell: Cell) -> str:
+    """A config as the statistics and figures name it: its value on the one axis that varies
+    (``ox``), or ``axis=value`` for each of several (``crossover=ox mutation_rate=0.8``)."""
     varying = varying_axes(plan)
     if len(varying) > 1:
-        return " ".join(f"{axis}={value_text(row.cell.values[axis])}" for axis in varying)
+        return " ".join(f"{axis}={value_text(cell.values[axis])}" for axis in varying)
     shown = varying or [axis.name for axis in plan.axes][:1]
-    return ", ".join(value_text(row.cell.values[axis]) for axis in shown) or "all"
+    return ", ".join(value_text(cell.values[axis]) for axis in shown) or "all"
+
+
+def row_name(plan: SweepPlan, row: Row) -> str:
+    """A row's :func:`cell_name`."""
+    return cell_name(plan, row.cell)
 
 
 def varying_axes(plan: SweepPlan) -> list[str]:

@@ -130,7 +130,7 @@ def _interval_text(interval: Interval | None) -> str:
 
 def statistics_table(names: Sequence[str], statistics: Sequence[RowStatistics]) -> str:
     """The rows' statistics as an aligned table, ranked as given."""
-    head = ["#", "row", "rank", "evals median 95% CI", "gens median 95% CI"]
+    head = ["#", "row", "rank", "median evals CI", "median gens CI"]
     head += ["p (Holm)", "A12", "effect"]
     lines = [head]
     for place, (name, stats) in enumerate(zip(names, statistics, strict=True), 1):
@@ -195,7 +195,7 @@ def statistics_text(names: Sequence[str], statistics: Sequence[RowStatistics]) -
     lines += [statistics_table(names, statistics), ""]
     lines += [wrapped(line) for line in verdict_lines(names, statistics)]
     notes = [
-        f"95% CI of the medians: {BOOTSTRAP_TEXT}.",
+        f"median evals CI, median gens CI: 95% intervals, {BOOTSTRAP_TEXT}.",
         f"p and A12: {TEST_NAME}.",
         f"A12 = P(a run of the row needs more evaluations than one of #1); rank 1: cannot be "
         f"told apart from #1 at the {ALPHA:.0%} level (docs/statistics.md).",
