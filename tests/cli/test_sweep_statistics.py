@@ -105,3 +105,30 @@ def test_json_and_csv_carry_the_statistics(capsys: pytest.CaptureFixture[str]) -
     by_row = {line["crossover"]: line for line in lines}
     assert by_row[other["values"]["crossover"]]["a12"] == f"{versus['a12']:.6g}"
     assert by_row[best["values"]["crossover"]]["p_holm"] == ""
+
+
+def test_rows_with_every_run_unsolved_or_one_run_each() -> None:
+    plan = build_plan(spec_from_flags(["crossover=ox,pmx"], [], "8", "4", {"max_evals": "50"}))
+    ox, pmx = plan.cells
+    results = {
+        (cell.fingerprint, seed): result(False, 50) for cell in plan.cells for seed in range(4)
+    }
+    rows = summarize(plan, results)
+    versus = rows[1].statistics.versus_best if rows[1].statistics else None
+    assert versus is not None
+    assert (versus.p, versus.p_holm, versus.a12, versus.size) == (1.0, 1.0, 0.5, "negligible")
+    assert rows[1].to_dict()["statistics"]["median_evaluations_ci"] is None
+    text = report_text(plan, results, None).replace("\n", " ")
+    assert "cannot be told apart at the 5% level (Holm-corrected Mann-Whitney p = 1," in text
+    assert "run-length distributions" not in text  # nothing was solved: nothing to draw
+    one_seed = build_plan(spec_from_flags(["crossover=ox,pmx"], [], "8", "1", {"max_evals": "50"}))
+    single = {(ox.fingerprint, 0): result(True, 40), (pmx.fingerprint, 0): result(True, 30)}
+    rows = summarize(one_seed, single)
+    assert rows[0].statistics is not None
+    interval = rows[0].statistics.intervals["evaluations"]
+    assert interval is not None and interval.low == interval.high == 30
+    lone = build_plan(spec_from_flags([], [], "8", "3", {"max_evals": "50"}))
+    text = report_text(
+        lone, {(lone.cells[0].fingerprint, s): result(True, 40) for s in range(3)}, None
+    )
+    assert "one row: nothing to compare it with." in text

@@ -169,3 +169,26 @@ def test_rows_that_cannot_be_told_apart_share_the_best_rank() -> None:
     raw = [mann_whitney_u(same, best).p, mann_whitney_u(slower, best).p]
     assert [compared[1].p_holm, compared[2].p_holm] == pytest.approx(holm_adjusted(raw))
     assert against_best([best]) == [None]
+
+
+def test_a_large_row_is_resampled_in_batches_as_scipy_does_with_batch(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from tui.lab.statistics import bootstrap
+
+    values = np.random.default_rng(5).integers(1000, 90000, 30).astype(np.float64)
+    whole = bootstrap_median_interval(values, resamples=500, seed=2)
+    monkeypatch.setattr(bootstrap, "BATCH_ELEMENTS", 1000)  # 33 resamples of 30 at a time
+    assert bootstrap.resampling_batch(30, 500) == 33
+    batched = bootstrap_median_interval(values, resamples=500, seed=2)
+    reference = stats.bootstrap(
+        (values,),
+        np.median,
+        n_resamples=500,
+        batch=33,
+        method="percentile",
+        rng=np.random.default_rng(2),
+        vectorized=True,
+    ).confidence_interval
+    assert batched is not None and whole is not None
+    assert (batched.low, batched.high) == pytest.approx((reference.low, reference.high))

@@ -6,6 +6,10 @@ every time it is printed.
 ``scipy.stats.bootstrap`` draws them), the median of each is taken, and the interval is the
 2.5th and 97.5th percentiles of those medians (linear interpolation). With the same generator
 ``scipy.stats.bootstrap(..., method='percentile')`` gives the same interval.
+
+Memory stays bounded on large rows: resamples are drawn in batches of at most
+:data:`BATCH_ELEMENTS` values (one batch up to about 2,000 runs, as scipy draws them with no
+``batch``; beyond, as scipy does with ``batch=`` that many resamples).
 """
 
 from __future__ import annotations
@@ -23,6 +27,9 @@ a sweep's rows."""
 BOOTSTRAP_SEED: Final = 0
 """The seed of every interval's resampling: the same report each time."""
 
+BATCH_ELEMENTS: Final = 1 << 22
+"""Resampled values held at once at most (32 MiB of indices)."""
+
 CONFIDENCE: Final = 0.95
 """The intervals' confidence level."""
 
@@ -33,6 +40,12 @@ class Interval:
 
     low: float
     high: float
+
+
+def resampling_batch(size: int, resamples: int) -> int:
+    """Resamples drawn at a time for a sample of ``size``: all of them when they fit in
+    :data:`BATCH_ELEMENTS`, else as many as fit (at least one)."""
+    return max(1, min(resamples, BATCH_ELEMENTS // max(1, size)))
 
 
 def bootstrap_median_interval(
@@ -63,8 +76,16 @@ def bootstrap_median_interval(
     if sample.size == 0:
         return None
     rng = np.random.default_rng(seed)
-    picks = rng.integers(0, sample.size, (resamples, sample.size))
-    medians = np.median(sample[picks], axis=-1)
+    batch = resampling_batch(sample.size, resamples)
+    medians = np.concatenate(
+        [
+            np.median(
+                sample[rng.integers(0, sample.size, (min(batch, resamples - done), sample.size))],
+                axis=-1,
+            )
+            for done in range(0, resamples, batch)
+        ]
+    )
     tail = (1 - confidence) / 2
     low, high = np.quantile(medians, [tail, 1 - tail])
     return Interval(float(low), float(high))
