@@ -25,14 +25,19 @@ if TYPE_CHECKING:
     from tui.lab.sweep.task import Task
 
 
-def add_output_flags(parser: argparse.ArgumentParser, curves: bool = True) -> None:
-    """``--plot`` (and ``--curves``, where runs are made)."""
+SWEEP_PLOT_HELP = "run-length distributions and convergence curves"
+"""What a sweep's ``--plot`` draws."""
+
+
+def add_output_flags(
+    parser: argparse.ArgumentParser, curves: bool = True, drawn: str = SWEEP_PLOT_HELP
+) -> None:
+    """``--plot`` (drawing ``drawn``), and ``--curves`` where runs are made."""
     parser.add_argument(
         "--plot",
         default=None,
         metavar="FILE",
-        help="also draw run-length distributions and convergence curves into FILE.svg, .pdf "
-        "or .png (pip install 'queens-ga[stats]')",
+        help=f"also draw {drawn} into FILE.svg, .pdf or .png (pip install 'queens-ga[stats]')",
     )
     if curves:
         parser.add_argument(

@@ -43,7 +43,9 @@ def add_parser(commands: argparse._SubParsersAction) -> None:  # type: ignore[ty
     add_run_argument(parser)
     parser.add_argument("--generation", metavar="G", default=None, help="a recorded generation")
     parser.add_argument("--json", action="store_true", help="print one JSON document on stdout")
-    add_output_flags(parser, curves=False)
+    add_output_flags(
+        parser, curves=False, drawn="the run's conflicts and diversity against evaluations"
+    )
     add_store_flag(parser)
     parser.set_defaults(handler=run)
 
