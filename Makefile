@@ -2,7 +2,8 @@
 PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
-# `make run` installs what the dashboard needs; `make test` adds the test tools and Dask.
+# `make run` installs what the dashboard needs; `make test` adds the test tools, Dask, scipy
+# and matplotlib.
 RUN_STAMP  := $(VENV)/.run-stamp
 STAMP      := $(VENV)/.installed-stamp
 # `make test` also runs the engine's tests and the corpus on the oldest numpy pyproject.toml
@@ -23,7 +24,7 @@ $(RUN_STAMP): pyproject.toml | $(BIN)/python
 	touch $(RUN_STAMP)
 
 $(STAMP): pyproject.toml | $(BIN)/python
-	$(BIN)/python -m pip install --quiet -e '.[dev,cluster]'
+	$(BIN)/python -m pip install --quiet -e '.[dev,cluster,stats]'
 	touch $(STAMP) $(RUN_STAMP)
 
 run: $(RUN_STAMP)

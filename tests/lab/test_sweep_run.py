@@ -93,6 +93,30 @@ def test_results_are_the_same_for_one_or_two_workers_and_a_dask_cluster(cluster:
         assert outcome == reference
 
 
+def test_the_series_come_back_the_same_from_a_pool_and_a_dask_cluster(cluster: Any) -> None:
+    from tui.lab.sweep.dask_cluster import DaskCluster
+
+    plan = small_plan("2")
+    gathered = []
+    for backend in (LocalPool(2), DaskCluster(cluster.scheduler_address)):
+        curves: dict[tuple[str, int], dict[str, list[float]]] = {}
+        ledger = MemoryLedger()
+
+        def keep(task: Task, curve: dict[str, list[float]], into: dict[Any, Any] = curves) -> None:
+            into[task.key] = curve
+
+        try:
+            assert run_sweep(plan, backend, ledger, on_curve=keep) == plan.tasks
+        finally:
+            backend.close()
+        assert deterministic(ledger.results()) == in_process(plan)
+        assert all("curve" not in result for result in ledger.results().values())
+        for key, result in ledger.results().items():
+            assert curves[key]["generation"][-1] == result["generations"]
+        gathered.append(curves)
+    assert gathered[0] == gathered[1]
+
+
 def test_a_task_is_the_same_run_as_the_engine_gives() -> None:
     from engine import Config, GeneticAlgorithm
 

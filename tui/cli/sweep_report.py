@@ -14,9 +14,12 @@ import shutil
 from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
+from tui.lab.statistics.run_lengths import censored_sample
 from tui.lab.sweep import report
 from tui.lab.sweep.plan import SweepPlan
 from tui.lab.sweep.report import Row, value_text, varying_axes
+from tui.lab.sweep.row_statistics import statistics_text
+from tui.lab.sweep.run_length_text import run_length_text
 
 OUTPUTS: Final = ("table", "json", "csv")
 """The report's forms."""
@@ -47,6 +50,17 @@ def report_text(
         return report.csv_text(plan, results)
     rows = report.summarize(plan, results)
     parts = [report.table_text(plan, rows, sweep_id)]
+    statistics = [row.statistics for row in rows if row.statistics is not None]
+    names = [report.row_name(plan, row) for row in rows]
+    if rows and len(statistics) == len(rows):
+        parts.append(statistics_text(names, statistics))
+    samples = [
+        {m: censored_sample([r for _, r in row.runs], m) for m in report.METRICS} for row in rows
+    ]
+    places = [f"#{place} {name}" for place, name in enumerate(names, 1)]
+    distributions = run_length_text(places, samples)
+    if distributions:
+        parts.append(distributions)
     heatmap = report.heatmap_text(plan, rows)
     if heatmap:
         parts.append(heatmap)

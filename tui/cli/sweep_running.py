@@ -23,6 +23,7 @@ from tui.cli.signals import (
     raise_interruption,
     received_signals,
 )
+from tui.cli.sweep_outputs import SweepOutputs, add_output_flags, draw_sweep_plot
 from tui.lab.sweep.held_signals import signals_held
 
 if TYPE_CHECKING:
@@ -71,6 +72,7 @@ def add_runner_flags(parser: argparse.ArgumentParser, workers_flag: str) -> None
         action="store_true",
         help="also record every run in full in the store (local workers only; queens runs)",
     )
+    add_output_flags(parser)
     output = parser.add_mutually_exclusive_group()
     output.add_argument("--json", action="store_true", help="print one JSON document")
     output.add_argument("--csv", action="store_true", help="print one CSV line per run")
@@ -239,6 +241,7 @@ def run_plan(plan: Any, args: argparse.Namespace, label: str) -> int:
         from tui.lab.sweep.runner import run_sweep
         from tui.lab.sweep.store_ledger import StoreLedger
 
+    outputs = SweepOutputs.from_args(args)
     workers = worker_count(args.workers, args.force_workers, label_flag(args))
     timeout = connect_timeout(args.connect_timeout)
     try:
@@ -265,8 +268,12 @@ def run_plan(plan: Any, args: argparse.Namespace, label: str) -> int:
                         f"{backend.describe()}",
                         file=sys.stderr,
                     )
-                with SweepProgressBar(f"{label} {ledger.sweep_id}") as progress:
-                    run_sweep(plan, backend, ledger, progress.update)
+                with (
+                    SweepProgressBar(f"{label} {ledger.sweep_id}") as progress,
+                    outputs.gathering(plan, kept_before),
+                ):
+                    on_curve = outputs.on_curve if outputs.wants_curves else None
+                    run_sweep(plan, backend, ledger, progress.update, on_curve)
                 act_on_swallowed(arrived_before)
             except KeyboardInterrupt as stop:  # Ctrl+C, or SIGTERM as Terminated
                 kept = len(ledger.done())
@@ -290,6 +297,8 @@ def run_plan(plan: Any, args: argparse.Namespace, label: str) -> int:
     act_on_swallowed(arrived_before)
     sys.stdout.write(text)
     sys.stdout.flush()  # the report is out before anything at exit can hold it back
+    if outputs.plot_path is not None:
+        draw_sweep_plot(outputs.plot_path, plan, results, outputs.keeper, ledger.sweep_id)
     return 0
 
 

@@ -13,6 +13,7 @@ import time
 from typing import TYPE_CHECKING, Any, Final
 
 from tui.cli.exit_codes import EXIT_USAGE
+from tui.cli.run_plot import draw_run_plot
 from tui.cli.store_flags import (
     add_run_argument,
     add_store_flag,
@@ -20,6 +21,7 @@ from tui.cli.store_flags import (
     reporting_store_errors,
     warn_of_damaged_keyframes,
 )
+from tui.cli.sweep_outputs import add_output_flags
 
 if TYPE_CHECKING:
     from engine import Snapshot
@@ -41,6 +43,9 @@ def add_parser(commands: argparse._SubParsersAction) -> None:  # type: ignore[ty
     add_run_argument(parser)
     parser.add_argument("--generation", metavar="G", default=None, help="a recorded generation")
     parser.add_argument("--json", action="store_true", help="print one JSON document on stdout")
+    add_output_flags(
+        parser, curves=False, drawn="the run's conflicts and diversity against evaluations"
+    )
     add_store_flag(parser)
     parser.set_defaults(handler=run)
 
@@ -86,6 +91,18 @@ def run(args: argparse.Namespace) -> int:
             )
             return EXIT_USAGE
         generation = int(text)
+    plot_path = None
+    if args.plot is not None and generation is not None:
+        print(
+            f"queens: error: plot: {args.plot!r} is not allowed with --generation; "
+            "a figure draws the whole run",
+            file=sys.stderr,
+        )
+        return EXIT_USAGE
+    if args.plot is not None:
+        from tui.lab.figures.plot_target import check_plot_target
+
+        plot_path = check_plot_target(args.plot)
     from tui.lab.export import run_document
     from tui.lab.recorded_lineage import snapshot_with_lineage
     from tui.lab.timeline import Timeline
@@ -100,6 +117,9 @@ def run(args: argparse.Namespace) -> int:
                 print(json.dumps(document))
             else:
                 _print_run(document)
+            if plot_path is not None:
+                sys.stdout.flush()
+                draw_run_plot(plot_path, store, info)
             return 0
         if generation < 0:
             generation += store.run(run_id).generations + 1

@@ -20,6 +20,7 @@ from typing import Final
 from engine import FIELDS, ConfigError
 from engine.config.presets import PRESETS
 from tui.cli.store_flags import MAX_RUN_ID, add_label_flag, refuse_label_unrecorded
+from tui.cli.sweep_outputs import SweepOutputs, draw_sweep_plot
 from tui.cli.sweep_running import DEFAULT_MAX_EVALS, add_runner_flags, output_of, run_plan
 from tui.lab.sweep.held_signals import signals_held
 
@@ -88,6 +89,14 @@ def show(args: argparse.Namespace) -> int:
             f"a sweep id, a whole number from 1 to {MAX_RUN_ID} (queens sweeps lists them)",
         )
     sweep_id = int(text)
+    if args.curves is not None:
+        raise ConfigError(
+            "curves",
+            args.curves,
+            "only while runs run: a kept sweep has no per-generation series (run the sweep "
+            "with --curves, and --fresh to run its kept runs again)",
+        )
+    outputs = SweepOutputs.from_args(args)
     try:
         with RunStore.open(args.store) as store:
             plan = stored_plan(store, sweep_id)
@@ -99,6 +108,9 @@ def show(args: argparse.Namespace) -> int:
             plan, results, sweep_id, output_of(args), chart=sys.stdout.isatty()
         )
     )
+    if outputs.plot_path is not None:
+        sys.stdout.flush()
+        draw_sweep_plot(outputs.plot_path, plan, results, None, sweep_id)
     return 0
 
 

@@ -8,5 +8,8 @@ tasks, or any :mod:`~tui.lab.sweep.job` (a function by its importable name and p
 the parts of an exact count too), starting and ending workers with
 :mod:`~tui.lab.sweep.held_signals`; :mod:`~tui.lab.sweep.runner` runs only the tasks a ledger
 lacks; :mod:`~tui.lab.sweep.errors` are why a sweep could not go on;
-:mod:`~tui.lab.sweep.report` summarizes the results.
+:mod:`~tui.lab.sweep.report` summarizes the results, with each row's statistics from
+:mod:`~tui.lab.sweep.row_statistics` and its run-length lines from
+:mod:`~tui.lab.sweep.run_length_text`; :mod:`~tui.lab.sweep.curves` writes and keeps the runs'
+per-generation series when asked.
 """

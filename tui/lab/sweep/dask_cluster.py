@@ -147,7 +147,8 @@ def _unreachable(address: str, timeout: float, error: BaseException | str) -> st
 
 def task_key(task: Task) -> str:
     """The Dask key of a task: the same run has the same key, whoever submits it."""
-    return f"queens-run-{task.fingerprint[:32]}-{task.seed}"
+    curves = "-curves" if task.curves else ""  # a different result: a different key
+    return f"queens-run-{task.fingerprint[:32]}-{task.seed}{curves}"
 
 
 class DaskCluster:
@@ -195,7 +196,15 @@ class DaskCluster:
                 cancelled.
         """
         jobs = (
-            (task, Job(task_key(task), run_task, (dict(task.config), task.seed))) for task in tasks
+            (
+                task,
+                Job(
+                    task_key(task),
+                    run_task,
+                    (dict(task.config), task.seed, None, None, task.curves),
+                ),
+            )
+            for task in tasks
         )
         self.run_jobs(jobs, on_result)
 

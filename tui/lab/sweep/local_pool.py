@@ -147,7 +147,7 @@ class LocalPool:
 
     def _job_of(self, task: Task) -> Job:
         """A sweep's run as a job: its config and seed, and where to record it, if anywhere."""
-        arguments = (task.config, task.seed, self.record_to, self.label)
+        arguments = (task.config, task.seed, self.record_to, self.label, task.curves)
         return Job(f"{task.fingerprint}-{task.seed}", run_task, arguments)
 
     def run_jobs(

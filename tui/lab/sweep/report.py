@@ -6,6 +6,8 @@ to the first solution, over the solved runs only (an unsolved run has no "time t
 for the unsolved runs, the fewest conflicts any of them got down to. Rows are ranked by success
 rate, then by the interval's lower end, then by median evaluations. Runs that a wall-clock limit
 ended are counted per row and flagged: how far such a run gets depends on the machine's load.
+Each row also gets the statistics of :mod:`~tui.lab.sweep.row_statistics`: bootstrap intervals
+of its medians, and a rank test, Holm's correction and A12 against the best row.
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ import io
 import json
 import math
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Final
 
 import numpy as np
@@ -23,6 +25,13 @@ import numpy as np
 from engine.config.presets import PRESETS
 from tui.lab.rerun_line import solve_flags, solve_line
 from tui.lab.sweep.plan import Cell, SweepPlan, has_budget
+from tui.lab.sweep.row_statistics import (
+    ROW_STATISTICS_COLUMNS,
+    RowStatistics,
+    row_statistics,
+    row_statistics_cells,
+    statistics_methods,
+)
 from tui.lab.sweep.task import RESULT_FIELDS
 
 METRICS: Final = ("generations", "evaluations", "seconds")
@@ -94,6 +103,8 @@ class Row:
         spreads: Generations, evaluations and seconds to solution over the solved runs.
         conflicts_left: Conflicts left over the unsolved runs (``None`` when all solved).
         time_cut: Runs that the wall-clock limit ended.
+        statistics: Its intervals and its comparison with the best row (set by
+            :func:`summarize`, which knows the best row).
     """
 
     cell: Cell
@@ -104,6 +115,7 @@ class Row:
     spreads: dict[str, Spread | None]
     conflicts_left: Spread | None
     time_cut: int
+    statistics: RowStatistics | None = None
 
     @property
     def rate(self) -> float:
@@ -142,6 +154,7 @@ class Row:
         left = self.conflicts_left
         document["conflicts_left"] = None if left is None else left.to_dict()
         document["time_cut"] = self.time_cut
+        document["statistics"] = None if self.statistics is None else self.statistics.to_dict()
         document["rerun"] = self.rerun
         document["config"] = dict(self.cell.config)
         return document
@@ -178,7 +191,24 @@ def summarize(plan: SweepPlan, results: Results) -> list[Row]:
             order[id(row)],
         )
 
-    return sorted(rows, key=rank)
+    ranked = sorted(rows, key=rank)
+    measured = row_statistics([[result for _, result in row.runs] for row in ranked])
+    return [replace(row, statistics=stats) for row, stats in zip(ranked, measured, strict=True)]
+
+
+def cell_name(plan: SweepPlan, cell: Cell) -> str:
+    """A config as the statistics and figures name it: its value on the one axis that varies
+    (``ox``), or ``axis=value`` for each of several (``crossover=ox mutation_rate=0.8``)."""
+    varying = varying_axes(plan)
+    if len(varying) > 1:
+        return " ".join(f"{axis}={value_text(cell.values[axis])}" for axis in varying)
+    shown = varying or [axis.name for axis in plan.axes][:1]
+    return ", ".join(value_text(cell.values[axis]) for axis in shown) or "all"
+
+
+def row_name(plan: SweepPlan, row: Row) -> str:
+    """A row's :func:`cell_name`."""
+    return cell_name(plan, row.cell)
 
 
 def varying_axes(plan: SweepPlan) -> list[str]:
@@ -407,18 +437,36 @@ def json_text(plan: SweepPlan, results: Results, sweep_id: int | None) -> str:
         ),
         "rows": [row.to_dict() for row in summarize(plan, results)],
         "runs": run_records(plan, results),
+        "methods": statistics_methods(),
     }
     return json.dumps(document, indent=2)
 
 
 def csv_text(plan: SweepPlan, results: Results) -> str:
-    """Every run as a CSV row under a header: axis values, seed, result, re-run command."""
+    """Every run as a CSV row under a header: axis values, seed, result, re-run command, and its
+    row's statistics (:data:`ROW_STATISTICS_COLUMNS`, the same on each run of a row)."""
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
     axes = [axis.name for axis in plan.axes]
-    writer.writerow([*axes, "seed", *RESULT_FIELDS, "rerun"])
-    for record in run_records(plan, results):
+    writer.writerow([*axes, "seed", *RESULT_FIELDS, "rerun", *ROW_STATISTICS_COLUMNS])
+    by_cell = {
+        row.cell.fingerprint: row_statistics_cells(row.statistics)
+        for row in summarize(plan, results)
+    }
+    for record, fingerprint in zip(
+        run_records(plan, results), _run_cells(plan, results), strict=True
+    ):
         values = [value_text(record["values"][axis]) for axis in axes]
         outcome = ["" if record[name] is None else record[name] for name in RESULT_FIELDS]
-        writer.writerow([*values, record["seed"], *outcome, record["rerun"]])
+        writer.writerow([*values, record["seed"], *outcome, record["rerun"], *by_cell[fingerprint]])
     return buffer.getvalue()
+
+
+def _run_cells(plan: SweepPlan, results: Results) -> list[str]:
+    """The cell fingerprint of each of :func:`run_records`, in the same order."""
+    return [
+        cell.fingerprint
+        for cell in plan.cells
+        for seed in plan.seeds
+        if (cell.fingerprint, seed) in results
+    ]

@@ -69,12 +69,15 @@ class MemoryLedger:
         return dict(self._results)
 
 
-def missing_tasks(plan: SweepPlan, done: set[tuple[str, int]]) -> Iterator[Task]:
-    """The plan's tasks that have no result yet, cell by cell, seed by seed (lazily)."""
+def missing_tasks(
+    plan: SweepPlan, done: set[tuple[str, int]], curves: bool = False
+) -> Iterator[Task]:
+    """The plan's tasks that have no result yet, cell by cell, seed by seed (lazily); with
+    ``curves``, each asks for its run's per-generation series."""
     for cell in plan.cells:
         for seed in plan.seeds:
             if (cell.fingerprint, seed) not in done:
-                yield Task(cell.fingerprint, cell.config, seed)
+                yield Task(cell.fingerprint, cell.config, seed, curves)
 
 
 def run_sweep(
@@ -82,6 +85,7 @@ def run_sweep(
     backend: Backend,
     ledger: Ledger,
     on_progress: Callable[[int, int], None] | None = None,
+    on_curve: Callable[[Task, dict[str, list[float]]], None] | None = None,
 ) -> int:
     """Run the plan's missing tasks on ``backend``, keeping each result in ``ledger``.
 
@@ -91,6 +95,8 @@ def run_sweep(
         ledger: Where results are kept; its keys decide what is missing.
         on_progress: Called with (results kept, tasks in the plan) at the start and after each
             new result.
+        on_curve: Given, each run sends back its per-generation series, and this is called
+            with it as each new result is kept (the series is not kept in the ledger).
 
     Returns:
         How many new results were kept.
@@ -107,12 +113,15 @@ def run_sweep(
         nonlocal kept, added
         result = dict(result)
         run_id = result.pop("run_id", None)
+        curve = result.pop("curve", None)
         if ledger.add(task.fingerprint, task.seed, result, run_id):
             kept += 1
             added += 1
+            if on_curve is not None and curve is not None:
+                on_curve(task, curve)
         if on_progress is not None:
             on_progress(kept, plan.tasks)
 
     if kept < plan.tasks:
-        backend.run(missing_tasks(plan, done), keep)
+        backend.run(missing_tasks(plan, done, curves=on_curve is not None), keep)
     return added
