@@ -45,6 +45,9 @@ class RunLabelling(Protocol):
     def ask_label(self) -> None:
         """Ask for the run's label and keep it in its record."""
 
+    def save_figure(self) -> None:
+        """Save the run's convergence as a figure (asks where)."""
+
 
 @runtime_checkable
 class CommandTarget(Protocol):
@@ -104,6 +107,13 @@ def palette_commands(target: CommandTarget, app: App[Any]) -> list[PaletteComman
             "Label this run",
             "what queens runs calls it (kept in its record; asks for the words)",
             target.record_keys.ask_label,
+        )
+    )
+    commands.append(
+        PaletteCommand(
+            "Save a figure of this run",
+            "its conflicts and diversity against evaluations, SVG for a paper (asks where)",
+            target.record_keys.save_figure,
         )
     )
     commands.append(

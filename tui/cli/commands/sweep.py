@@ -37,8 +37,9 @@ def add_parser(commands: argparse._SubParsersAction) -> None:  # type: ignore[ty
         "sweep",
         help="run a grid of configs x seeds (local workers or a Dask cluster); kept, resumable",
         description="Run every config of a grid on every seed, on local worker processes or "
-        "an existing Dask cluster, and report success rates (95% Wilson interval), medians with bootstrap intervals, "
-        "each row tested against the best, and run-length distributions. "
+        "an existing Dask cluster, and report success rates (95% Wilson interval), medians "
+        "with bootstrap intervals, each row tested against the best, and run-length "
+        "distributions. "
         "Results are kept in the run store as they come: run the same command again to "
         "continue an interrupted sweep. Exit codes: 0 done, 2 bad input, 130 interrupted, "
         "143 terminated.",

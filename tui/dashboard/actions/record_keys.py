@@ -23,6 +23,7 @@ from tui.dashboard.run_control import RunControl
 from tui.dashboard.runs.history_series import HistorySeries
 from tui.dashboard.runs.speed import REPLAY_SPEED
 from tui.dashboard.widgets import ParamForm, StatusLine
+from tui.lab.figures.plot_target import INSTALL_HINT
 from tui.lab.store import RunStore
 
 
@@ -327,12 +328,103 @@ class RecordKeys:
             name += f"-gen-{self.travel.position}"
         app = self.screen.app
         history = ExportFile(f"{name}.csv", "the run's history, CSV", text.getvalue())
+        drawn = self._figure_source() if figures_available() else None
 
         def deliver(svg: str) -> None:
             picture = ExportFile(f"{name}.svg", "the screen, SVG", svg)
-            deliver_files(app, [history, picture], title="Export")
+            if drawn is None:
+                deliver_files(app, [history, picture], title="Export")
+                return
+            self._draw_then_deliver(drawn, f"{name}-figure.svg", [history, picture], "Export")
 
         take_screen_picture(app, deliver)
+
+    def save_figure(self) -> None:
+        """Save the run's convergence (conflicts and diversity against evaluations) as an SVG
+        figure drawn by matplotlib; the export screen asks where (in a browser: it downloads)."""
+        if not figures_available():
+            self.screen.notify(
+                f"Figures need matplotlib, which is not installed: {INSTALL_HINT}",
+                title="Figure",
+                severity="warning",
+                timeout=8,
+            )
+            return
+        drawn = self._figure_source()
+        if drawn is None:
+            self.screen.notify("There is no run to draw yet.", timeout=3)
+            return
+        self._draw_then_deliver(drawn, f"{drawn.name}-figure.svg", [], "Figure")
+
+    def _figure_source(self) -> _FigureSource | None:
+        """What the run's figure is drawn from: a recorded run's store, else the live history
+        (``None``: no run yet, or a store that cannot be read)."""
+        from tui.lab.figures.run_series import thinned_history, thinned_stats
+        from tui.lab.store import StoreError
+
+        latest = self.run_control.run.latest
+        if latest is None:
+            return None
+        title = f"N = {latest.n}, seed {latest.seed}"
+        timeline = self.travel.timeline
+        if timeline is not None:
+            self.recording.flush()
+            try:
+                last = timeline.refresh().generations
+                columns = thinned_stats(timeline.store, timeline.run_id, last)
+            except StoreError as error:
+                self.screen.notify(str(error), title="Figure", severity="error", timeout=8)
+                return None
+            title = f"run {timeline.run_id}: {title}, {last:,} generations"
+            return _FigureSource(f"queens-run-{timeline.run_id}", title, columns)
+        algorithm = self.runner.algorithm
+        if algorithm is None:
+            return None
+        history = algorithm.history
+        columns = thinned_history(history.column, len(history))
+        title = f"{title}, {latest.generation:,} generations (not recorded)"
+        return _FigureSource(f"queens-seed-{latest.seed}", title, columns)
+
+    def _draw_then_deliver(
+        self, drawn: _FigureSource, file_name: str, others: list[Any], title: str
+    ) -> None:
+        """Draw the figure off the event loop (matplotlib takes a second or two), then deliver
+        it with ``others``."""
+        from tui.dashboard.delivery import deliver_files
+        from tui.dashboard.files.export_files import ExportFile
+        from tui.lab.figures.run_figure import run_figure_svg
+
+        app = self.screen.app
+        self.screen.notify("Drawing the figure...", title=title, timeout=2)
+
+        def draw() -> None:
+            try:
+                svg = run_figure_svg(drawn.columns, drawn.title)
+            except (OSError, ValueError) as error:
+                app.call_from_thread(
+                    app.notify, f"The figure could not be drawn: {error}", severity="error"
+                )
+                return
+            figure = ExportFile(file_name, "the run's convergence, a figure (SVG)", svg)
+            app.call_from_thread(deliver_files, app, [*others, figure], title=title)
+
+        app.run_worker(draw, thread=True, group="figure", exit_on_error=False)
+
+
+@dataclass(frozen=True)
+class _FigureSource:
+    """What a run's figure is drawn from: its file name's stem, its title and its columns."""
+
+    name: str
+    title: str
+    columns: dict[str, list[float]]
+
+
+def figures_available() -> bool:
+    """Whether matplotlib is installed (the ``stats`` extra): figures need it."""
+    import importlib.util
+
+    return importlib.util.find_spec("matplotlib") is not None
 
 
 @dataclass

@@ -3,6 +3,7 @@ its population's diversity against evaluations, generation by generation."""
 
 from __future__ import annotations
 
+import tempfile
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -51,3 +52,11 @@ def draw_run_figure(path: Path, columns: Mapping[str, Any], title: str) -> None:
     bottom.set_title("(b) diversity", loc="left", fontsize=9)
     figure.suptitle(title, fontsize=10)
     save_figure(figure, path)
+
+
+def run_figure_svg(columns: Mapping[str, Any], title: str) -> str:
+    """The same figure as SVG text (for the dashboard's export, which delivers text)."""
+    with tempfile.TemporaryDirectory(prefix="queens-figure-") as folder:
+        path = Path(folder) / "figure.svg"
+        draw_run_figure(path, columns, title)
+        return path.read_text(encoding="utf-8")
