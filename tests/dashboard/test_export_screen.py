@@ -18,8 +18,8 @@ from textual.pilot import Pilot
 from textual.widgets import Input, Static
 
 from engine import Config
-from tui.dashboard.app import QueensApp
 from tui.dashboard.actions.record_keys import figures_available
+from tui.dashboard.app import QueensApp
 from tui.dashboard.files.export_files import ExportError, ExportFile, check_folder, write_files
 from tui.dashboard.files.settings import load_settings
 from tui.dashboard.palette import save_screenshot_here
