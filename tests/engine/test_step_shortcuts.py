@@ -186,13 +186,13 @@ def masked_random_attacked_queen(attacked: np.ndarray, rng: np.random.Generator)
 @pytest.mark.parametrize("density", [0.0, 0.02, 0.3, 1.0])
 @pytest.mark.parametrize("n", [1, 5, 64])
 def test_attacked_queen_draw_equals_the_masked_one(density, n):
-    from engine.operators.mutation import _random_attacked_queen
+    from engine.operators.conflict_draws import attacked_queens
 
     attacked = np.random.default_rng(n).random((200, n)) < density
     attacked[-3:] = False  # rows without an attacked queen at the end, where the clip matters
     mine, theirs = np.random.default_rng(7), np.random.default_rng(7)
     np.testing.assert_array_equal(
-        _random_attacked_queen(attacked, mine), masked_random_attacked_queen(attacked, theirs)
+        attacked_queens(attacked, mine.random(200)), masked_random_attacked_queen(attacked, theirs)
     )
 
 
