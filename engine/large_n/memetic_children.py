@@ -259,6 +259,19 @@ def improve_children_compiled(
     return conflicts
 
 
+def scored_children(
+    children: Genomes,
+    rng: np.random.Generator,
+    mutation: MutationSettings,
+    search: LocalSearchSettings,
+    shape: FitnessShape,
+) -> Scored:
+    """The children mutated and searched in place (:func:`improve_children_compiled`), scored
+    from their conflicts: the compiled children road's children."""
+    improved = improve_children_compiled(children, rng, mutation, search)
+    return scored_from_conflicts(children, improved, mutation.n, mutation.encoding, shape)
+
+
 def evaluate_boards(genomes: Genomes, n: int, encoding: Encoding, shape: FitnessShape) -> Scored:
     """:func:`engine.genomes.fitness.evaluate` one board at a time, into one pair of counts
     (:class:`LineCounts`).

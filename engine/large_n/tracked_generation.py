@@ -8,8 +8,9 @@ mutation reads the parent's counts and attacked queens, and only the children th
 written, straight into the next population. Only the crossed children are made and counted.
 
 The draws are the same ones, in the same order and of the same sizes, as
-:meth:`GeneticAlgorithm._cross` and :func:`engine.operators.mutation.conflict_mutation_counted`
-make, and every number they are compared with is the same: the run is the same, bit for bit.
+:meth:`GeneticAlgorithm._cross` makes, then the conflict mutation's, which every road takes from
+:func:`engine.operators.conflict_draws.draw_conflict_moves`; every number they are compared with
+is the same: the run is the same, bit for bit.
 """
 
 from __future__ import annotations
