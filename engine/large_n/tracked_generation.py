@@ -38,7 +38,7 @@ from engine.large_n.tracked_population import (
     tracked_bytes,
 )
 from engine.lineage.births import Births
-from engine.operators.conflict_draws import draw_conflict_moves
+from engine.operators.conflict_draws import attacked_queens, draw_conflict_moves
 from engine.operators.selection import SELECTIONS
 from engine.operators.survivors import SURVIVORS
 from engine.run_state import RunState
@@ -216,9 +216,7 @@ def _mutation(
     draw = draws.queen
     queen: IntArray = (draw * n).astype(np.int64)  # any queen, where none is attacked
     queen[copies] = _kept_attacked_queens(tracked, parent_slot, draw.take(copies), queen[copies])
-    queen[made] = _attacked_queens(
-        crossed_lines.attacked, crossed_row, draw.take(made), queen[made], n
-    )
+    queen[made] = attacked_queens(crossed_lines.attacked, draw.take(made), crossed_row)
     partner = draws.past(queen)
     queen_gene = np.empty(count, dtype=np.int64)
     partner_gene = np.empty((count, tries), dtype=np.int64)
@@ -250,28 +248,12 @@ def _mutation(
     return moves, draws.mutates, known
 
 
-def _attacked_queens(
-    attacked: BoolArray, rows: IntArray, draw: FloatArray, anywhere: IntArray, n: int
-) -> IntArray:
-    """Per child, its row's ``floor(draw * k)``-th attacked queen of ``k`` (in column order),
-    ``anywhere`` where its row has none: :func:`engine.operators.conflict_draws.attacked_queens` on
-    the children's rows (given its one draw per child), without gathering those rows."""
-    flat = attacked.reshape(-1).nonzero()[0]
-    if not rows.shape[0] or not flat.shape[0]:
-        return anywhere
-    bounds = flat.searchsorted(np.arange(0, (attacked.shape[0] + 1) * n, n, dtype=np.int64))
-    first = bounds[:-1].take(rows)
-    per_row = bounds[1:].take(rows) - first
-    # A row with none reads a neighbour's, clipped, and is not taken.
-    attacked_one = flat.take(first + (draw * per_row).astype(np.int64), mode="clip") % n
-    return np.asarray(np.where(per_row > 0, attacked_one, anywhere), dtype=np.int64)
-
-
 def _kept_attacked_queens(
     tracked: TrackedPopulation, slots: IntArray, draw: FloatArray, anywhere: IntArray
 ) -> IntArray:
-    """:func:`_attacked_queens` in the kept rows ``slots``, from their attacked queens per
-    block of 64 columns: the block holding the wanted queen, then the queen in the block."""
+    """:func:`~engine.operators.conflict_draws.attacked_queens` in the kept rows ``slots``, from
+    their attacked queens per block of 64 columns: the block holding the wanted queen, then the
+    queen in the block."""
     if not slots.shape[0]:
         return anywhere
     running = np.cumsum(tracked.attacked_blocks.take(slots, axis=0), axis=1)

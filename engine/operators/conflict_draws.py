@@ -58,23 +58,29 @@ def draw_conflict_moves(
     return ConflictDraws(mutates, queen, random_integers(rng, 0, values - 1, (count, candidates)))
 
 
-def attacked_queens(attacked: BoolArray, draw: FloatArray) -> IntArray:
+def attacked_queens(
+    attacked: BoolArray, draw: FloatArray, rows: IntArray | None = None
+) -> IntArray:
     """Per row, a uniformly random attacked queen; a uniformly random queen where none is.
 
-    One draw per row (:attr:`ConflictDraws.queen`), and work proportional to the attacked
-    queens: their flat positions come sorted by row, so row ``k``'s ``r``-th attacked queen is a
-    direct index.
+    One draw per row (:attr:`ConflictDraws.queen`): the ``floor(draw * k)``-th of the row's
+    ``k`` attacked queens in column order, else queen ``floor(draw * N)``. ``rows``: only these
+    rows of ``attacked``, one draw each, without gathering them. The work is proportional to
+    the attacked queens: their flat positions come sorted by row, so row ``k``'s ``r``-th
+    attacked queen is a direct index.
     """
-    count, n = attacked.shape
-    flat = attacked.reshape(-1).nonzero()[0]
-    # Where each row's attacked queens start among them, and how many it has.
-    bounds = flat.searchsorted(np.arange(0, (count + 1) * n, n, dtype=np.int64))
-    first = bounds[:-1]
-    per_row = bounds[1:] - first
+    n = attacked.shape[1]
     # Truncation is the floor here: the products are never negative.
     anywhere: IntArray = (draw * n).astype(np.int64)
-    if flat.shape[0] == 0:
+    flat = attacked.reshape(-1).nonzero()[0]
+    if flat.shape[0] == 0 or draw.shape[0] == 0:
         return anywhere
+    # Where each row's attacked queens start among them, and where the next row's start.
+    bounds = flat.searchsorted(np.arange(0, (attacked.shape[0] + 1) * n, n, dtype=np.int64))
+    first, after = bounds[:-1], bounds[1:]
+    if rows is not None:
+        first, after = first.take(rows), after.take(rows)
+    per_row = after - first
     # Every row's r-th attacked queen, r = floor(draw * per_row), computed for all rows at
     # once (a row with none reads a neighbour's, clipped, and is not taken).
     attacked_one = flat.take(first + (draw * per_row).astype(np.int64), mode="clip") % n

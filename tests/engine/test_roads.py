@@ -13,7 +13,7 @@ from engine.errors import ConfigError
 from engine.genomes.encodings import ENCODINGS, PERMUTATION
 from engine.large_n.memetic_children import improve_children_compiled
 from engine.large_n.roads import COMPILED_CHILDREN, KEPT_COUNTS, PLAIN, ROADS, road_for
-from engine.operators.conflict_draws import draw_conflict_moves
+from engine.operators.conflict_draws import attacked_queens, draw_conflict_moves
 from engine.operators.local_search import LocalSearchSettings
 from engine.operators.mutation import MutationSettings, conflict_mutation_counted
 
@@ -75,3 +75,13 @@ def test_the_compiled_children_draw_the_shared_draws_first(count: int, n: int) -
     assert np.array_equal(compiled, numpy_made)
     assert np.array_equal(conflicts, lines.conflicts)
     assert compiled_rng.bit_generator.state == numpy_rng.bit_generator.state
+
+
+@pytest.mark.parametrize("density", [0.0, 0.05, 0.5])
+def test_some_rows_attacked_queens_are_those_of_the_rows_gathered(density: float) -> None:
+    rng = np.random.default_rng(9)
+    attacked = rng.random((50, 33)) < density
+    rows = rng.integers(0, 50, 80)
+    draw = rng.random(80)
+    expected = attacked_queens(attacked[rows], draw)
+    assert np.array_equal(attacked_queens(attacked, draw, rows), expected)
