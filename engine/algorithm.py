@@ -12,14 +12,13 @@ from __future__ import annotations
 import secrets
 import time
 from collections.abc import Mapping
-from typing import Any, Final
+from typing import Any
 
 import numpy as np
 
 from engine.arrays import BoolArray, FloatArray, Genomes, IntArray
 from engine.config.config import Config
 from engine.genomes.conflicts import BoardLines
-from engine.genomes.diversity import unique_fraction
 from engine.genomes.encodings import ENCODINGS
 from engine.genomes.fitness import (
     FITNESS_SHAPES,
@@ -29,9 +28,10 @@ from engine.genomes.fitness import (
     score_lines,
 )
 from engine.genomes.uniqueness import HashSet, row_hashes
-from engine.large_n.paths import compiled_paths
-from engine.large_n.survivor_rows import gathered_over_children
-from engine.large_n.tracked_generation import tracked_generation, tracks
+from engine.harvest import harvest
+from engine.large_n.generation_rows import rows_for, small_enough_to_keep
+from engine.large_n.roads import column_entropy_for, evaluate_for, road_for
+from engine.large_n.tracked_generation import tracked_generation
 from engine.large_n.tracked_population import TrackedPopulation
 from engine.lineage.births import UNNOTED, Births
 from engine.lineage.lineage import Operators
@@ -42,22 +42,10 @@ from engine.operators.mutation import COUNTED_MUTATIONS, MUTATIONS, MutationSett
 from engine.operators.selection import SELECTIONS
 from engine.operators.survivors import SURVIVORS, threshold_acceptance
 from engine.run_state import RunState, as_lists, saved_values
-from engine.snapshot import GenerationStats, History, Snapshot, read_only
-from engine.solutions.archive import SolutionArchive, rows_by_column
-from engine.termination import RunProgress, first_reason, stop_rules
-
-KEPT_SCRATCH_BYTES: Final = 32 * 2**20
-"""Scratch arrays (the union of parents and children, the line counts) up to this size are kept
-from one generation to the next, to be overwritten; larger ones are let go after use."""
-
-
-LARGE_BOARD: Final = 1 << 16
-"""Boards from this many queens have their survivors gathered row by row (see _survivors)."""
-
-
-def _size_in_bytes(lines: BoardLines) -> int:
-    """Memory held by the arrays of some line counts."""
-    return sum(array.nbytes for array in (*lines.cells, *lines.occupancy))
+from engine.run_statistics import generation_record, population_diversity
+from engine.snapshot import History, Snapshot, read_only
+from engine.solutions.archive import SolutionArchive
+from engine.termination import first_reason, stop_rules
 
 
 class FinishedError(RuntimeError):
@@ -120,10 +108,8 @@ class GeneticAlgorithm:
         self.encoding = ENCODINGS[config.encoding]
         self.shape = FITNESS_SHAPES[config.fitness]
         self.rules = stop_rules(config)
-        # Scratch for [parents; children], from which the survivors are gathered, kept from
-        # one generation to the next: a fresh one each time costs more in page faults than in
-        # copying. The children are gathered straight into its lower part.
-        self._union: Genomes = np.empty((0, config.n), dtype=np.int64)
+        # Where the children are made and the survivors gathered from.
+        self._rows = rows_for(config.n)
         # The last generation's line counts from the mutation, overwritten by the next one.
         self._spare_lines: BoardLines | None = None
         self._mutation_settings = MutationSettings(
@@ -136,12 +122,16 @@ class GeneticAlgorithm:
         self._local_search = LocalSearchSettings(
             moves=config.local_search, candidates=config.local_search_candidates
         )
+        # The road the run's generations take (engine.large_n.roads), asked once. The methods
+        # that walk it are held unbound: bound ones would hold the run in a reference cycle.
+        self._road = road = road_for(config)
+        cls = type(self)
+        self._generation = cls._kept_counts_step if road.keeps_counts else cls._children_step
+        self._mutated = cls._compiled_children if road.compiled_children else cls._numpy_children
+        self._column_entropy = column_entropy_for(config)
+        self._evaluate = evaluate_for(road)
         # The population's kept counts, made at the first generation that reads them.
-        self._tracks = tracks(config)
         self._tracked: TrackedPopulation | None = None
-        # Runs with compiled kernels take compiled paths through the same generation.
-        paths = compiled_paths(config)
-        self._column_entropy, self._evaluate, self._children_compiled = paths
 
     @property
     def snapshot(self) -> Snapshot:
@@ -176,12 +166,15 @@ class GeneticAlgorithm:
         if not self.has_next():
             raise FinishedError(f"the run has stopped: {self._snapshot.stop_reason}")
         started = time.perf_counter()
-        state = self._run_state
         births = Births(self._operators, self._snapshot.best_index) if self._lineage else UNNOTED
         self._births = births
-        if self._tracks:
-            self._snapshot = self._tracked_step(started)
-            return self._snapshot
+        self._snapshot = self._generation(self, started)
+        return self._snapshot
+
+    def _children_step(self, started: float) -> Snapshot:
+        """:meth:`step` with the children made as a ``(K, N)`` array (the plain and compiled
+        roads)."""
+        state = self._run_state
         children, scored = self._offspring(state.population, state.fitness, state.conflicts)
         self._births.note_evaluated(scored.fitness)
         state.evaluations += children.shape[0]
@@ -196,12 +189,11 @@ class GeneticAlgorithm:
             state.fitness, scored.fitness, self.config.elitism
         )
         self._births.note_survivors(survivors)
-        population = self._survivors(state.population, children, survivors)
+        population = self._rows.survivors(state.population, children, survivors)
         # The children are a view of the union: let go of both, or a large union outlives the
         # generation's harvest and statistics (N = 10^7: 640 MB at the run's peak).
         del children
-        if self._union.nbytes > KEPT_SCRATCH_BYTES:  # as the line counts (see _offspring)
-            self._union = np.empty((0, self.config.n), dtype=np.int64)
+        self._rows.let_go()  # as the line counts (see _numpy_children)
         scored = Scored(
             np.concatenate([state.fitness, scored.fitness]).take(survivors),
             np.concatenate([state.conflicts, scored.conflicts]).take(survivors),
@@ -233,8 +225,8 @@ class GeneticAlgorithm:
         self._snapshot = self._publish(population, fitness, conflicts, started, statistics)
         return self._snapshot
 
-    def _tracked_step(self, started: float) -> Snapshot:
-        """:meth:`step` from the kept counts (see :func:`tracks`): the same generation."""
+    def _kept_counts_step(self, started: float) -> Snapshot:
+        """:meth:`step` from the kept counts (the kept counts road): the same generation."""
         state, config = self._run_state, self.config
         if self._tracked is None:
             self._tracked = TrackedPopulation(state.population, config.n)
@@ -247,51 +239,6 @@ class GeneticAlgorithm:
             entropy = self._column_entropy(population, config.n, self.encoding)
         statistics = (self._tracked.unique_fraction(), entropy)
         return self._close_generation(population, scored, started, statistics)
-
-    def _children_slot(self, parents: Genomes, children: int) -> Genomes:
-        """Rows ``P .. P + children`` of the scratch union, for the children of ``parents``
-        (in their dtype: large boards' genes are int32, see engine.operators.greedy_start). Large
-        boards' children get an array of their own, never kept: the survivors are written
-        over it (:meth:`_survivors`), and it becomes the next population."""
-        size, n = parents.shape
-        if n >= LARGE_BOARD:
-            return np.empty((children, n), dtype=parents.dtype)
-        if self._union.shape[0] < size + children or self._union.dtype != parents.dtype:
-            self._union = np.empty((size + children, self.config.n), dtype=parents.dtype)
-        return self._union[size : size + children]
-
-    def _survivors(self, parents: Genomes, children: Genomes, survivors: IntArray) -> Genomes:
-        """Rows ``survivors`` of ``[parents; children]``, as an array of their own.
-
-        Boards of :data:`LARGE_BOARD` queens or more are gathered from where they are, over
-        the children's rows when there are as many (:mod:`engine.large_n.survivor_rows`), else into
-        a new array: copying the parents into the union first held a fourth copy of the genes
-        at the run's peak (N = 10^7, P = 4: 160 MB), a new array a third. Smaller ones are
-        gathered from the union at once.
-        """
-        size, n = parents.shape
-        if n < LARGE_BOARD:
-            return self._joined(parents, children).take(survivors, axis=0)
-        if children.shape[0] == survivors.shape[0]:
-            return gathered_over_children(parents, children, survivors)
-        population = np.empty((survivors.shape[0], n), dtype=parents.dtype)
-        for row, survivor in enumerate(survivors.tolist()):
-            population[row] = parents[survivor] if survivor < size else children[survivor - size]
-        return population
-
-    def _joined(self, parents: Genomes, children: Genomes) -> Genomes:
-        """``[parents; children]`` in the scratch union (valid until the next generation).
-
-        Children that share memory with the union were gathered into their slot by
-        :meth:`_cross` (and mutated there); any others (filtered, or made elsewhere) are copied.
-        """
-        size, rows = parents.shape[0], parents.shape[0] + children.shape[0]
-        if np.may_share_memory(children, self._union):
-            self._union[:size] = parents
-            return self._union[:rows]
-        if self._union.shape[0] < rows or self._union.dtype != parents.dtype:
-            self._union = np.empty((rows, self.config.n), dtype=parents.dtype)
-        return np.concatenate([parents, children], out=self._union[:rows])
 
     def step_many(self, limit: int) -> list[Snapshot]:
         """Step up to ``limit`` generations, stopping early when the run stops."""
@@ -310,20 +257,21 @@ class GeneticAlgorithm:
         self, population: Genomes, fitness: FloatArray, conflicts: IntArray
     ) -> tuple[Genomes, Scored]:
         """This generation's children, mutated, filtered for uniqueness and evaluated."""
-        config = self.config
         children, known = self._cross(population, fitness, conflicts)
-        if self._children_compiled:
-            from engine.large_n.memetic_children import (
-                improve_children_compiled,
-                scored_from_conflicts,
-            )
+        return self._mutated(self, children, known)
 
-            improved = improve_children_compiled(
-                children, self.rng, self._mutation_settings, self._local_search
-            )
-            return children, scored_from_conflicts(
-                children, improved, config.n, self.encoding, self.shape
-            )
+    def _compiled_children(self, children: Genomes, known: IntArray) -> tuple[Genomes, Scored]:
+        """The children mutated, searched and scored in compiled code, one at a time (the
+        compiled children road)."""
+        from engine.large_n.memetic_children import scored_children
+
+        mutation, search = self._mutation_settings, self._local_search
+        return children, scored_children(children, self.rng, mutation, search, self.shape)
+
+    def _numpy_children(self, children: Genomes, known: IntArray) -> tuple[Genomes, Scored]:
+        """The children mutated, searched, filtered for uniqueness and scored by the numpy
+        operators (the plain road)."""
+        config = self.config
         lines: BoardLines | None = None
         if config.fallback and not self._run_state.mutating:
             pass  # a crossover generation of Sheppard's: no mutation
@@ -345,7 +293,7 @@ class GeneticAlgorithm:
             # generation cost more in page faults than in counting, but at N = 10^6 they are
             # 128 MB that would sit beside the statistics' temporaries and raise the run's
             # peak, for a gain of a few per cent of such a generation.
-            self._spare_lines = lines if _size_in_bytes(lines) <= KEPT_SCRATCH_BYTES else None
+            self._spare_lines = lines if small_enough_to_keep(lines) else None
         else:
             children = MUTATIONS[config.mutation](children, self.rng, self._mutation_settings)
         if config.local_search:
@@ -395,7 +343,7 @@ class GeneticAlgorithm:
                 children[crossing], known[crossing] = crossed_one, -1
             return children[:wanted], known[:wanted]
         rows = pairs.reshape(-1)
-        slot = self._children_slot(population, rows.shape[0])
+        slot = self._rows.children_slot(population, rows.shape[0])
         # mode="clip" (the picks are in range anyway): with the default mode, numpy gathers
         # into a hidden temporary and copies that into ``out``.
         children = np.take(population, rows, axis=0, out=slot, mode="clip")
@@ -423,40 +371,21 @@ class GeneticAlgorithm:
     def _harvest(
         self, population: Genomes, scored: Scored, new: BoolArray | None = None
     ) -> tuple[Genomes, Scored]:
-        """Record the population's solutions; with ``harvest``, replace them by newcomers.
-
-        ``new`` marks the rows that may hold a solution not recorded yet (``None``: any row).
-        Without ``harvest``, only children can: every parent was recorded when it joined.
-        """
-        unrecorded = scored.conflicts == 0
-        if new is not None and not self.config.harvest:
-            unrecorded &= new
-        solved = unrecorded.nonzero()[0]
-        if solved.size == 0:
-            return population, scored
-        if not self.config.harvest:
-            # Published as it is, never written again: the archive may keep large solved rows
-            # where they are (see SolutionArchive).
-            read_only(population)
-        self.solutions.record(
-            rows_by_column(population, self.config.n, self.encoding),
-            rows=solved,
-            with_images=self.config.harvest,
+        """Record the population's solutions; with ``harvest``, replace them by newcomers
+        (see :func:`engine.harvest.harvest`)."""
+        population, scored, newcomers = harvest(
+            population,
+            scored,
+            new,
+            replace=self.config.harvest,
+            archive=self.solutions,
+            births=self._births,
+            rng=self.rng,
+            shape=self.shape,
+            encoding=self.encoding,
         )
-        if not self.config.harvest:
-            return population, scored
-        newcomers = self.encoding.random_population(solved.size, self.config.n, self.rng)
-        self._births.note_newcomers(solved)
-        fresh = evaluate(newcomers, self.config.n, self.encoding, self.shape)
-        self._run_state.evaluations += solved.size
-        population = population.copy()
-        fitness, conflicts = scored.fitness.copy(), scored.conflicts.copy()
-        population[solved], fitness[solved], conflicts[solved] = (
-            newcomers,
-            fresh.fitness,
-            fresh.conflicts,
-        )
-        return population, Scored(fitness, conflicts)
+        self._run_state.evaluations += newcomers
+        return population, scored
 
     def _publish(
         self,
@@ -475,43 +404,19 @@ class GeneticAlgorithm:
         state = self._run_state
         previous = (state.population, state.fitness, state.conflicts)
         if statistics is None:
-            diversity = unique_fraction(population)
-            entropy = self._column_entropy(population, self.config.n, self.encoding)
-        else:
-            diversity, entropy = statistics
+            n, encoding = self.config.n, self.encoding
+            statistics = population_diversity(population, n, encoding, self._column_entropy)
         if started is not None:
             state.elapsed += time.perf_counter() - started
         state.population = read_only(population)
         state.fitness = read_only(fitness)
         state.conflicts = read_only(conflicts)
-        stats = GenerationStats(
-            generation=state.generation,
-            evaluations=state.evaluations,
-            elapsed=state.elapsed,
-            best_fitness=float(fitness.max()),
-            mean_fitness=float(fitness.mean()),
-            worst_fitness=float(fitness.min()),
-            best_conflicts=int(conflicts.min()),
-            mean_conflicts=float(conflicts.mean()),
-            unique_fraction=diversity,
-            entropy=entropy,
-        )
-        state.history.append(stats)
-        progress = RunProgress(
-            generation=state.generation,
-            evaluations=state.evaluations,
-            elapsed=state.elapsed,
-            best_conflicts=stats.best_conflicts,
-            stagnant=state.stagnant,
-            solutions=state.solutions.count,
-        )
-        # Highest fitness first, fewest conflicts breaking ties, then the first such row (what
-        # a stable sort by both would put first, without sorting everything).
-        ties = (fitness == stats.best_fitness).nonzero()[0]
-        best_index = int(ties[conflicts[ties].argmin()])
+        record = generation_record(state, fitness, conflicts, *statistics)
+        state.history.append(record.stats)
+        best_index = record.best_index
         lineage = self._births.lineage(state.generation, state.population, best_index, *previous)
         return Snapshot(
-            stats=stats,
+            stats=record.stats,
             n=self.config.n,
             encoding=self.encoding.name,
             seed=self.seed,
@@ -520,7 +425,7 @@ class GeneticAlgorithm:
             fitness=state.fitness,
             conflicts=state.conflicts,
             best_index=best_index,
-            stop_reason=first_reason(self.rules, progress),
+            stop_reason=first_reason(self.rules, record.progress),
             solutions=state.solutions.boards,
             fundamental_solutions=state.solutions.fundamental_count,
             lineage=lineage,

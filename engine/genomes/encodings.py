@@ -21,6 +21,13 @@ from engine.arrays import Genomes
 
 GENE_DTYPE: Final = np.int64
 
+LARGE_BOARD: Final = 1 << 16
+"""Boards from this many queens are large: there a run holds as few copies of the genes as it
+can, since they, not the counts or the scratch, fill its memory. A greedy start builds them with
+int32 genes, the cycle crossover is made in compiled code, in place, and the survivors are
+written over the children's rows. The memory budget (engine.config.memory_budget) counts them
+so; each of those places names the threshold after what it does there."""
+
 
 class Encoding(NamedTuple):
     """What a gene means, and which lines can hold more than one queen.

@@ -18,12 +18,13 @@ Below that bound no line can pass 32,767 queens during the search, which only lo
 (a line of ``k`` queens alone holds ``k (k - 1) / 2`` of them): the same arithmetic, the same
 run.
 
-The same run, draw for draw: the run's generator gives the conflict mutation's draws (which
-children mutate, the attacked queen's draw, the candidate partners) and then the search's
-keys, in the order and shapes :func:`engine.operators.mutation.conflict_mutation_counted` and
-:func:`engine.operators.local_search.local_search` draw them; the kernel makes the mutation's choice
-as it does (the attacked queen ``floor(draw * attacked)``, else ``floor(draw * N)``, the first
-best of the candidates, made even when it is worse) from the same exact swap formula.
+The same run, draw for draw: the conflict mutation's draws (which children mutate, the
+attacked queen's draw, the candidate partners) are the ones every road makes
+(:func:`engine.operators.conflict_draws.draw_conflict_moves`), then come the search's keys, as
+:func:`engine.operators.local_search.local_search` draws them; the kernel makes the mutation's
+choice as the numpy operator does (the attacked queen ``floor(draw * attacked)``, else
+``floor(draw * N)``, the first best of the candidates, made even when it is worse) from the
+same exact swap formula.
 """
 
 from __future__ import annotations
@@ -46,6 +47,7 @@ from engine.compiled.memetic_kernels import (
 from engine.genomes.conflicts import BoardLines, with_known_conflicts
 from engine.genomes.encodings import Encoding
 from engine.genomes.fitness import FitnessShape, Scored, score_lines
+from engine.operators.conflict_draws import draw_conflict_moves
 from engine.operators.greedy_start import random_keys
 from engine.operators.local_search import STALL_PASSES, LocalSearchSettings
 from engine.operators.mutation import MutationSettings
@@ -241,22 +243,33 @@ def improve_children_compiled(
     conflicts = np.zeros(count, dtype=np.int64)
     if count == 0:
         return conflicts
-    mutates = np.asarray(rng.random(count) < mutation.rate, dtype=np.bool_)
-    draws = np.asarray(rng.random(count), dtype=np.float64)
-    partners = np.asarray(rng.integers(0, n - 1, size=(count, mutation.candidates)), np.int64)
+    draws = draw_conflict_moves(rng, count, n, mutation.rate, mutation.candidates)
     keys = random_keys(rng, count) if search.moves else np.zeros(count, dtype=np.uint64)
     lines = LineCounts(n)
     for child in range(count):
         conflicts[child] = _improved_child(
             children[child],
             lines,
-            bool(mutates[child]),
-            float(draws[child]),
-            partners[child],
+            bool(draws.mutates[child]),
+            float(draws.queen[child]),
+            draws.candidates[child],
             search,
             keys[child],
         )
     return conflicts
+
+
+def scored_children(
+    children: Genomes,
+    rng: np.random.Generator,
+    mutation: MutationSettings,
+    search: LocalSearchSettings,
+    shape: FitnessShape,
+) -> Scored:
+    """The children mutated and searched in place (:func:`improve_children_compiled`), scored
+    from their conflicts: the compiled children road's children."""
+    improved = improve_children_compiled(children, rng, mutation, search)
+    return scored_from_conflicts(children, improved, mutation.n, mutation.encoding, shape)
 
 
 def evaluate_boards(genomes: Genomes, n: int, encoding: Encoding, shape: FitnessShape) -> Scored:

@@ -8,8 +8,9 @@ mutation reads the parent's counts and attacked queens, and only the children th
 written, straight into the next population. Only the crossed children are made and counted.
 
 The draws are the same ones, in the same order and of the same sizes, as
-:meth:`GeneticAlgorithm._cross` and :func:`engine.operators.mutation.conflict_mutation_counted`
-make, and every number they are compared with is the same: the run is the same, bit for bit.
+:meth:`GeneticAlgorithm._cross` makes, then the conflict mutation's, which every road takes from
+:func:`engine.operators.conflict_draws.draw_conflict_moves`; every number they are compared with
+is the same: the run is the same, bit for bit.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ import numpy as np
 
 from engine.arrays import BoolArray, FloatArray, Genomes, IntArray
 from engine.config.config import Config
-from engine.genomes.encodings import random_integers
+from engine.config.fields import ConfigFields
 from engine.genomes.fitness import SHAPES_READING_CONFLICTS, FitnessShape, Scored, score_conflicts
 from engine.large_n.row_lines import (
     HASH_BLOCK,
@@ -37,6 +38,7 @@ from engine.large_n.tracked_population import (
     tracked_bytes,
 )
 from engine.lineage.births import Births
+from engine.operators.conflict_draws import attacked_queens, draw_conflict_moves
 from engine.operators.selection import SELECTIONS
 from engine.operators.survivors import SURVIVORS
 from engine.run_state import RunState
@@ -62,7 +64,7 @@ class Offspring(NamedTuple):
     scored: Scored
 
 
-def tracks(config: Config) -> bool:
+def tracks(config: ConfigFields) -> bool:
     """Whether a run keeps its population's counts from one generation to the next
     (:mod:`engine.large_n.tracked_population`): permutations moved by the conflict mutation, nothing
     that drops, replaces or improves children on the way, a board large enough for it to pay
@@ -193,8 +195,8 @@ def _mutation(
     crossed_lines: RowLines,
     crossed_conflicts: IntArray,
 ) -> tuple[Moves, BoolArray, IntArray]:
-    """The conflict mutation of every child, its draws as
-    :func:`engine.operators.mutation.conflict_mutation_counted` makes them.
+    """The conflict mutation of every child, from the draws every road makes
+    (:func:`engine.operators.conflict_draws.draw_conflict_moves`).
 
     Returns:
         Each child's best swap, whether it mutated, and its conflicts after the move.
@@ -210,15 +212,12 @@ def _mutation(
     if count == 0:
         nothing = np.zeros(0, dtype=np.int64)
         return Moves(nothing, nothing, nothing, nothing), np.zeros(0, dtype=bool), known
-    chosen: BoolArray = np.asarray(rng.random(count) < config.mutation_rate, dtype=bool)
-    draw = np.asarray(rng.random(count), dtype=np.float64)
+    draws = draw_conflict_moves(rng, count, n, config.mutation_rate, tries)
+    draw = draws.queen
     queen: IntArray = (draw * n).astype(np.int64)  # any queen, where none is attacked
     queen[copies] = _kept_attacked_queens(tracked, parent_slot, draw.take(copies), queen[copies])
-    queen[made] = _attacked_queens(
-        crossed_lines.attacked, crossed_row, draw.take(made), queen[made], n
-    )
-    partner = random_integers(rng, 0, n - 1, (count, tries))
-    partner += partner >= queen[:, None]
+    queen[made] = attacked_queens(crossed_lines.attacked, draw.take(made), crossed_row)
+    partner = draws.past(queen)
     queen_gene = np.empty(count, dtype=np.int64)
     partner_gene = np.empty((count, tries), dtype=np.int64)
     change = np.empty((count, tries), dtype=np.int64)
@@ -243,34 +242,18 @@ def _mutation(
         )
     best = change.argmin(axis=1)
     everyone = np.arange(count)
-    targets = chosen.nonzero()[0]
+    targets = draws.mutates.nonzero()[0]
     known[targets] += change[targets, best[targets]]
     moves = Moves(queen, partner[everyone, best], queen_gene, partner_gene[everyone, best])
-    return moves, chosen, known
-
-
-def _attacked_queens(
-    attacked: BoolArray, rows: IntArray, draw: FloatArray, anywhere: IntArray, n: int
-) -> IntArray:
-    """Per child, its row's ``floor(draw * k)``-th attacked queen of ``k`` (in column order),
-    ``anywhere`` where its row has none: :func:`engine.operators.mutation._random_attacked_queen` on
-    the children's rows (given its one draw per child), without gathering those rows."""
-    flat = attacked.reshape(-1).nonzero()[0]
-    if not rows.shape[0] or not flat.shape[0]:
-        return anywhere
-    bounds = flat.searchsorted(np.arange(0, (attacked.shape[0] + 1) * n, n, dtype=np.int64))
-    first = bounds[:-1].take(rows)
-    per_row = bounds[1:].take(rows) - first
-    # A row with none reads a neighbour's, clipped, and is not taken.
-    attacked_one = flat.take(first + (draw * per_row).astype(np.int64), mode="clip") % n
-    return np.asarray(np.where(per_row > 0, attacked_one, anywhere), dtype=np.int64)
+    return moves, draws.mutates, known
 
 
 def _kept_attacked_queens(
     tracked: TrackedPopulation, slots: IntArray, draw: FloatArray, anywhere: IntArray
 ) -> IntArray:
-    """:func:`_attacked_queens` in the kept rows ``slots``, from their attacked queens per
-    block of 64 columns: the block holding the wanted queen, then the queen in the block."""
+    """:func:`~engine.operators.conflict_draws.attacked_queens` in the kept rows ``slots``, from
+    their attacked queens per block of 64 columns: the block holding the wanted queen, then the
+    queen in the block."""
     if not slots.shape[0]:
         return anywhere
     running = np.cumsum(tracked.attacked_blocks.take(slots, axis=0), axis=1)

@@ -21,12 +21,12 @@ from typing import Final, NamedTuple, Protocol
 import numpy as np
 
 from engine.arrays import BoolArray, Genomes, IntArray
-from engine.genomes.encodings import random_integers
+from engine.genomes.encodings import LARGE_BOARD, random_integers
 from engine.operators.long_order_crossover import LONG_ROWS_FROM, long_order_crossover
 
-COMPILED_CYCLE_FROM: Final = 1 << 16
-"""Boards from this many queens are cycle-crossed in compiled code
-(engine.compiled.cycle_kernel)."""
+COMPILED_CYCLE_FROM: Final = LARGE_BOARD
+"""Large boards (:data:`~engine.genomes.encodings.LARGE_BOARD`) are cycle-crossed in compiled
+code (engine.compiled.cycle_kernel)."""
 
 
 class Crossover(Protocol):

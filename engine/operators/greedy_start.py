@@ -21,7 +21,7 @@ from typing import Final, cast
 import numpy as np
 
 from engine.arrays import Genomes
-from engine.genomes.encodings import GENE_DTYPE
+from engine.genomes.encodings import GENE_DTYPE, LARGE_BOARD
 
 TRIES: Final = 64
 """Random unused rows a column tries before it is left for the rows left over."""
@@ -31,10 +31,10 @@ BYTES_PER_COLUMN: Final = 2
 bit sets of the rows and both diagonals in use (5 bits), and the pool of the last quarter of
 unused rows (32 bits each)."""
 
-NARROW_GENES_FROM: Final = 1 << 16
-"""Boards of this many queens or more are built with int32 genes, half the memory of int64
-ones (the genes are the same numbers, so the run is the same): a run of 10^7 queens holds
-about 16 populations' worth of genes at its peak."""
+NARROW_GENES_FROM: Final = LARGE_BOARD
+"""Large boards (:data:`~engine.genomes.encodings.LARGE_BOARD` queens or more) are built with
+int32 genes, half the memory of int64 ones (the genes are the same numbers, so the run is the
+same): a run of 10^7 queens holds about 16 populations' worth of genes at its peak."""
 
 MOST_QUEENS: Final = 2**31 - 1
 """The largest board the greedy start builds (its scratch arrays are 32-bit)."""

@@ -22,6 +22,7 @@ from engine.genomes.conflicts import (
     with_known_conflicts,
 )
 from engine.genomes.encodings import Encoding, random_integers
+from engine.operators.conflict_draws import ConflictDraws, attacked_queens, draw_conflict_moves
 
 
 class MutationSettings(NamedTuple):
@@ -223,78 +224,145 @@ def conflict_mutation_counted(
         return (genomes if in_place else genomes.copy()), lines
     if not genomes.flags.c_contiguous:  # the moves below index the genes as one flat array
         genomes, in_place = np.ascontiguousarray(genomes), True
-    chosen = _chosen(count, settings.rate, rng)
+    values = encoding.gene_values(n)
+    draws = draw_conflict_moves(rng, count, values, settings.rate, settings.candidates)
     line_sums = own_line_sums(lines)
-    queen = _random_attacked_queen(line_sums > len(lines.sizes), rng)
+    queen = attacked_queens(line_sums > len(lines.sizes), draws.queen)
+    if encoding.is_permutation:
+        tried = _tried_swaps(genomes, lines, line_sums, queen, draws)
+    else:
+        tried = _tried_moves(genomes, lines, queen, draws, encoding)
+    best = _best_moves(draws.mutates, tried.change)
+    conflicts = _conflicts_after(lines, line_sums, known, tried.change, best)
+    result = genomes if in_place else genomes.copy()
+    _make_moves(result, tried, best)
+    if recount:
+        lines = _recount_moved(lines, result, _moved_genes(tried, queen, best), n, encoding)
+    return result, with_known_conflicts(lines, conflicts)
+
+
+class _Tried(NamedTuple):
+    """Each child's candidate moves of one queen, scored.
+
+    Attributes:
+        change: ``(K, C)`` each move's exact change in conflicts.
+        queen_at: ``(K,)`` the moving queen's flat position among the genes.
+        new_genes: ``(K, C)`` the gene it would take (read before any move is made).
+        partners: ``(K, C)`` for a swap, the column whose queen takes its gene; else ``None``.
+        queen_genes: ``(K,)`` for a swap, the moving queen's gene; else ``None``.
+    """
+
+    change: IntArray
+    queen_at: IntArray
+    new_genes: IntArray
+    partners: IntArray | None
+    queen_genes: IntArray | None
+
+
+def _tried_swaps(
+    genomes: Genomes, lines: BoardLines, line_sums: IntArray, queen: IntArray, draws: ConflictDraws
+) -> _Tried:
+    """A permutation's moves: the queen swaps rows with each candidate column's queen."""
+    count, n = genomes.shape
     rows_of = np.arange(count)
-    tries = settings.candidates
-    genes = genomes.reshape(-1)
     row_starts = rows_of * n
     queen_at = row_starts + queen  # flat positions: a flat take is numpy's cheapest gather
-    if encoding.is_permutation:
-        partner = random_integers(rng, 0, n - 1, (count, tries))
-        partner += partner >= queen[:, None]
-        partner_at = partner + row_starts[:, None]
-        queen_genes, partner_genes = genes.take(queen_at), genes.take(partner_at)
-        # The swap's exact change in a few whole-array operations: the generic
-        # _conflict_change gives the same numbers with several times the calls, which is
-        # most of a generation's cost at small N. The queens on the two queens'
-        # own lines were summed for the attacked test already.
-        on_lines = line_sums.reshape(-1)
-        change = swap_change(
-            lines,
-            rows_of[:, None],
-            queen[:, None],
-            queen_genes[:, None],
-            partner,
-            partner_genes,
-            sharing=(on_lines.take(partner_at), on_lines.take(queen_at)[:, None]),
-        )
+    partner = draws.past(queen)
+    partner_at = partner + row_starts[:, None]
+    genes = genomes.reshape(-1)
+    queen_genes, partner_genes = genes.take(queen_at), genes.take(partner_at)
+    # The swap's exact change in a few whole-array operations: the generic _conflict_change
+    # gives the same numbers with several times the calls, which is most of a generation's
+    # cost at small N. The queens on the two queens' own lines were summed for the attacked
+    # test already.
+    on_lines = line_sums.reshape(-1)
+    change = swap_change(
+        lines,
+        rows_of[:, None],
+        queen[:, None],
+        queen_genes[:, None],
+        partner,
+        partner_genes,
+        sharing=(on_lines.take(partner_at), on_lines.take(queen_at)[:, None]),
+    )
+    return _Tried(change, queen_at, partner_genes, partner, queen_genes)
+
+
+def _tried_moves(
+    genomes: Genomes, lines: BoardLines, queen: IntArray, draws: ConflictDraws, encoding: Encoding
+) -> _Tried:
+    """The other encodings' moves: the queen takes each candidate row (``integer``) or square
+    (``squares``)."""
+    count, n = genomes.shape
+    rows_of = np.arange(count)
+    rows, columns = encoding.decode(genomes, n)
+    new_gene = draws.past(genomes[rows_of, queen])
+    if encoding.name == "squares":
+        new_rows, new_columns = new_gene // n, new_gene % n
     else:
-        rows, columns = encoding.decode(genomes, n)
-        values = encoding.gene_values(n)
-        new_gene = random_integers(rng, 0, values - 1, (count, tries))
-        current = genomes[rows_of, queen][:, None]
-        new_gene += new_gene >= current
-        if encoding.name == "squares":
-            new_rows, new_columns = new_gene // n, new_gene % n
-        else:
-            new_rows, new_columns = new_gene, np.broadcast_to(queen[:, None], new_gene.shape)
-        old_rows = np.broadcast_to(rows[rows_of, queen][:, None], new_gene.shape)
-        old_columns = np.broadcast_to(columns[rows_of, queen][:, None], new_gene.shape)
-        moved = ((old_rows, old_columns, new_rows, new_columns),)
-        change = _conflict_change(lines, moved, n, encoding)
+        new_rows, new_columns = new_gene, np.broadcast_to(queen[:, None], new_gene.shape)
+    old_rows = np.broadcast_to(rows[rows_of, queen][:, None], new_gene.shape)
+    old_columns = np.broadcast_to(columns[rows_of, queen][:, None], new_gene.shape)
+    moved = ((old_rows, old_columns, new_rows, new_columns),)
+    change = _conflict_change(lines, moved, n, encoding)
+    return _Tried(change, rows_of * n + queen, new_gene, None, None)
+
+
+class _Best(NamedTuple):
+    """The move each mutating child makes.
+
+    Attributes:
+        targets: The children that mutate.
+        at: ``targets`` as an index: a slice when every child mutates (rate 1), since indexing
+            by every row gathers all the same.
+        picked: Each target's first best candidate, as a flat index into ``(K, C)``.
+    """
+
+    targets: IntArray
+    at: slice | IntArray
+    picked: IntArray
+
+
+def _best_moves(mutates: BoolArray, change: IntArray) -> _Best:
+    """Each mutating child's move that leaves the fewest conflicts, even when it is worse."""
+    count, tries = change.shape
     best = change.argmin(axis=1)
-    result = genomes if in_place else genomes.copy()
-    targets = chosen.nonzero()[0]
-    # Indexing by every row gathers all the same: a slice instead when all mutate (rate 1).
+    targets = mutates.nonzero()[0]
     at: slice | IntArray = slice(None) if targets.size == count else targets
-    picked = targets * tries + best[at]  # each target's best candidate, flat
+    return _Best(targets, at, targets * tries + best[at])
+
+
+def _conflicts_after(
+    lines: BoardLines, line_sums: IntArray, known: IntArray | None, change: IntArray, best: _Best
+) -> IntArray:
+    """The children's conflicts after their moves: those before (``known`` where it is not
+    ``-1``, else summed from the counts) plus each move's change."""
     if known is None:
         conflicts = lines.conflicts.copy()
     else:
         conflicts = np.array(known, dtype=np.int64)
         unknown = (conflicts < 0).nonzero()[0]
         conflicts[unknown] = conflicts_from_sums(line_sums.take(unknown, axis=0), len(lines.sizes))
-    conflicts[at] += change.reshape(-1).take(picked)
-    moving_at = queen_at[at]
-    if encoding.is_permutation:
-        other = partner.reshape(-1).take(picked)
-        # The two genes were read before the swap (``result`` may be ``genomes``).
-        moved_genes = result.reshape(-1)
-        moved_genes[moving_at] = partner_genes.reshape(-1).take(picked)
-        moved_genes[targets * n + other] = queen_genes[at]
-        if not recount:
-            return result, with_known_conflicts(lines, conflicts)
-        changed = (np.concatenate([targets, targets]), np.concatenate([queen[at], other]))
-    else:
-        result.reshape(-1)[moving_at] = new_gene.reshape(-1).take(picked)
-        if not recount:
-            return result, with_known_conflicts(lines, conflicts)
-        changed = (targets, queen[at])
-    return result, with_known_conflicts(
-        _recount_moved(lines, result, changed, n, encoding), conflicts
-    )
+    conflicts[best.at] += change.reshape(-1).take(best.picked)
+    return conflicts
+
+
+def _make_moves(result: Genomes, tried: _Tried, best: _Best) -> None:
+    """Make the picked moves in ``result`` (C-contiguous), from genes read before any move."""
+    genes = result.reshape(-1)
+    genes[tried.queen_at[best.at]] = tried.new_genes.reshape(-1).take(best.picked)
+    if tried.partners is not None and tried.queen_genes is not None:
+        other = tried.partners.reshape(-1).take(best.picked)
+        genes[best.targets * result.shape[1] + other] = tried.queen_genes[best.at]
+
+
+def _moved_genes(tried: _Tried, queen: IntArray, best: _Best) -> tuple[IntArray, IntArray]:
+    """``(children, positions)`` of every gene the moves changed."""
+    if tried.partners is None:
+        return best.targets, queen[best.at]
+    other = tried.partners.reshape(-1).take(best.picked)
+    targets = best.targets
+    return np.concatenate([targets, targets]), np.concatenate([queen[best.at], other])
 
 
 def _recount_moved(
@@ -325,29 +393,6 @@ def _recount_moved(
         np.add.at(counts, new_cells, one)
         lines.cells[kind][individuals, positions] = new_cells
     return BoardLines(cells=lines.cells, occupancy=lines.occupancy, sizes=lines.sizes)
-
-
-def _random_attacked_queen(attacked: BoolArray, rng: np.random.Generator) -> Genomes:
-    """Per row, a uniformly random attacked queen; a uniformly random queen where none is.
-
-    One draw per row, and work proportional to the attacked queens: their flat positions
-    come sorted by row, so row ``k``'s ``r``-th attacked queen is a direct index.
-    """
-    count, n = attacked.shape
-    flat = attacked.reshape(-1).nonzero()[0]
-    # Where each row's attacked queens start among them, and how many it has.
-    bounds = flat.searchsorted(np.arange(0, (count + 1) * n, n, dtype=np.int64))
-    first = bounds[:-1]
-    per_row = bounds[1:] - first
-    draw = np.asarray(rng.random(count), dtype=np.float64)
-    # Truncation is the floor here: the products are never negative.
-    anywhere: Genomes = (draw * n).astype(np.int64)
-    if flat.shape[0] == 0:
-        return anywhere
-    # Every row's r-th attacked queen, r = floor(draw * per_row), computed for all rows at
-    # once (a row with none reads a neighbour's, clipped, and is not taken).
-    attacked_one = flat.take(first + (draw * per_row).astype(np.int64), mode="clip") % n
-    return np.asarray(np.where(per_row > 0, attacked_one, anywhere), dtype=np.int64)
 
 
 def _conflict_change(

@@ -235,9 +235,9 @@ def test_large_boards_hold_int32_genes_and_make_the_same_run(monkeypatch: Any) -
 def test_survivors_gathered_row_by_row_make_the_same_run(preset: str, monkeypatch: Any) -> None:
     # Small boards, many generations: survivors from parents and from children alike.
     config = PRESETS[preset].config(40, seed=3, stop_when_solved=False, generations=10)
-    monkeypatch.setattr("engine.algorithm.LARGE_BOARD", 2**40)
+    monkeypatch.setattr("engine.large_n.generation_rows.LARGE_BOARD", 2**40)
     from_union, _ = _run_arrays(config)
-    monkeypatch.setattr("engine.algorithm.LARGE_BOARD", 1)
+    monkeypatch.setattr("engine.large_n.generation_rows.LARGE_BOARD", 1)
     row_by_row, _ = _run_arrays(config)
     assert all(np.array_equal(a, b) for a, b in zip(from_union, row_by_row, strict=True))
 

@@ -20,11 +20,10 @@ from hypothesis import strategies as st
 
 import engine.large_n.memetic_children as memetic_children
 from engine import GeneticAlgorithm
-from engine.algorithm import LARGE_BOARD
 from engine.compiled.cycle_kernel import compiled_cycle_crossover, cycle_crossover_in_place
 from engine.config.presets import PRESETS
 from engine.genomes.conflicts import count_conflicts
-from engine.genomes.encodings import PERMUTATION
+from engine.genomes.encodings import LARGE_BOARD, PERMUTATION
 from engine.genomes.uniqueness import (
     CACHED_WEIGHTS_UP_TO,
     WEIGHT_BLOCK,
@@ -92,7 +91,7 @@ def test_a_large_boards_survivors_take_no_third_population() -> None:
     children = np.stack([rng.permutation(n) for _ in range(4)]).astype(np.int32)
     survivors = np.array([5, 0, 7, 2])
     expected = np.concatenate([parents, children]).take(survivors, axis=0)
-    made, _, peak = traced(lambda: algorithm._survivors(parents, children, survivors))
+    made, _, peak = traced(lambda: algorithm._rows.survivors(parents, children, survivors))
     assert np.array_equal(made, expected)
     assert peak < parents.nbytes / 8  # a new array of the survivors was parents.nbytes
 

@@ -186,13 +186,13 @@ def masked_random_attacked_queen(attacked: np.ndarray, rng: np.random.Generator)
 @pytest.mark.parametrize("density", [0.0, 0.02, 0.3, 1.0])
 @pytest.mark.parametrize("n", [1, 5, 64])
 def test_attacked_queen_draw_equals_the_masked_one(density, n):
-    from engine.operators.mutation import _random_attacked_queen
+    from engine.operators.conflict_draws import attacked_queens
 
     attacked = np.random.default_rng(n).random((200, n)) < density
     attacked[-3:] = False  # rows without an attacked queen at the end, where the clip matters
     mine, theirs = np.random.default_rng(7), np.random.default_rng(7)
     np.testing.assert_array_equal(
-        _random_attacked_queen(attacked, mine), masked_random_attacked_queen(attacked, theirs)
+        attacked_queens(attacked, mine.random(200)), masked_random_attacked_queen(attacked, theirs)
     )
 
 
@@ -271,17 +271,17 @@ def test_order_crossover_keeps_no_rotation_table_for_a_large_board():
 def test_scratch_above_the_cap_is_let_go_and_the_run_is_the_same(monkeypatch):
     """Large boards keep no union or line counts between generations (they would raise the
     peak of a 10^6-queen run by a fifth); the run must not change."""
-    import engine.algorithm as algorithm_module
+    import engine.large_n.generation_rows as generation_rows
     from engine import Config, GeneticAlgorithm
 
     config = Config(n=40, population=60, seed=4, stop_when_solved=False)
     kept = GeneticAlgorithm(config)
     kept.step_many(15)
-    assert kept._spare_lines is not None and kept._union.size > 0
-    monkeypatch.setattr(algorithm_module, "KEPT_SCRATCH_BYTES", 1000)
+    assert kept._spare_lines is not None and kept._rows.union.size > 0
+    monkeypatch.setattr(generation_rows, "KEPT_SCRATCH_BYTES", 1000)
     let_go = GeneticAlgorithm(config)
     for _ in range(15):
         let_go.step()
-        assert let_go._spare_lines is None and let_go._union.size == 0
+        assert let_go._spare_lines is None and let_go._rows.union.size == 0
     np.testing.assert_array_equal(let_go.snapshot.population, kept.snapshot.population)
     assert let_go.rng.bit_generator.state == kept.rng.bit_generator.state

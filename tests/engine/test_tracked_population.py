@@ -25,6 +25,7 @@ from engine.genomes.conflicts import board_lines
 from engine.genomes.diversity import column_entropy, unique_fraction
 from engine.genomes.encodings import ENCODINGS
 from engine.genomes.uniqueness import hash_weights
+from engine.large_n.roads import KEPT_COUNTS, PLAIN, road_for
 from engine.large_n.row_lines import HASH_BLOCK, count_rows
 from engine.large_n.tracked_population import TrackedPopulation
 from engine.operators.crossover import PERMUTATION_CROSSOVERS
@@ -34,14 +35,14 @@ PERMUTATION = ENCODINGS["permutation"]
 
 def fingerprints(config: Config, kept: bool, generations: int, lineage: bool) -> list[str]:
     """One digest per generation of a run, with or without kept counts."""
-    real = algorithm_module.tracks
+    real = algorithm_module.road_for
     if not kept:
-        algorithm_module.tracks = lambda config: False  # type: ignore[assignment]
+        algorithm_module.road_for = lambda config: PLAIN  # type: ignore[assignment]
     try:
         algorithm = GeneticAlgorithm(config, lineage=lineage)
     finally:
-        algorithm_module.tracks = real  # type: ignore[assignment]
-    assert algorithm._tracks == kept
+        algorithm_module.road_for = real  # type: ignore[assignment]
+    assert algorithm._road.keeps_counts == kept
     digests = []
     while algorithm.has_next() and algorithm.snapshot.generation < generations:
         snapshot = algorithm.step()
@@ -105,7 +106,7 @@ def kept_from_512(monkeypatch: pytest.MonkeyPatch) -> None:
 @pytest.mark.usefixtures("kept_from_512")
 def test_kept_counts_make_the_same_run(name: str) -> None:
     config = Config(**CASES[name], seed=11, stop_when_solved=False)
-    assert algorithm_module.tracks(config)
+    assert tracked_generation.tracks(config)
     kept = fingerprints(config, True, 25, lineage=True)
     assert kept == fingerprints(config, False, 25, lineage=False)
 
@@ -144,7 +145,7 @@ def small_configs(draw: st.DrawFn) -> Config:
 def test_kept_counts_make_the_same_run_on_small_boards(config: Config) -> None:
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(tracked_generation, "SMALLEST_N", 1)
-        assert algorithm_module.tracks(config)
+        assert tracked_generation.tracks(config)
         kept = fingerprints(config, True, 12, lineage=True)
     assert kept == fingerprints(config, False, 12, lineage=False)
 
@@ -153,7 +154,7 @@ def test_kept_counts_make_the_same_run_on_small_boards(config: Config) -> None:
 def test_a_run_resumed_from_a_checkpoint_keeps_counting_the_same() -> None:
     config = Config(n=600, population=20, seed=4, stop_when_solved=False)
     algorithm = GeneticAlgorithm(config)
-    assert algorithm._tracks
+    assert algorithm._road.keeps_counts
     algorithm.step_many(5)
     resumed = GeneticAlgorithm.from_state(algorithm.state())
     for _ in range(8):
@@ -163,9 +164,9 @@ def test_a_run_resumed_from_a_checkpoint_keeps_counting_the_same() -> None:
 
 
 def test_the_default_config_keeps_counts_from_n_2048() -> None:
-    assert not algorithm_module.tracks(Config(n=2047))
-    assert algorithm_module.tracks(Config(n=2048))
-    assert algorithm_module.tracks(Config(n=16_384))
+    assert road_for(Config(n=2047)) is PLAIN
+    assert road_for(Config(n=2048)) is KEPT_COUNTS
+    assert road_for(Config(n=16_384)) is KEPT_COUNTS
 
 
 @pytest.mark.parametrize("n", [512, 700])
