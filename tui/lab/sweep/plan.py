@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Final
 
-from engine import FIELDS, Config, ConfigError
+from engine import FIELDS, Config, ConfigError, is_plugin_name
 from engine.config.config import LARGEST_WHOLE_NUMBER, parse_field
 from engine.config.field_uses import unread_by_all
 from engine.config.presets import PRESETS, preset_named
@@ -188,7 +188,7 @@ def _parse_value(name: str, value: Any, source: Source) -> Any:
     except ConfigError as error:
         raise ConfigError(name, value, error.allowed + source.note()) from None
     choices = FIELDS[name].metadata["choices"]
-    if choices and parsed not in choices:
+    if choices and parsed not in choices and not is_plugin_name(parsed):
         raise ConfigError(name, value, f"choose one of {', '.join(choices)}{source.note()}")
     return parsed
 
