@@ -297,6 +297,9 @@ def remember_recorded(recorded: object) -> None:
             isinstance(entry.get(part), str) for part in ("path", "sha256", "source")
         ):
             raise PluginError(str(key), "record", "path, sha256 and source (text) are expected")
+        # Where plug-ins are restricted, a recorded source is run only if its file's place is
+        # allowed: a record is code too.
+        _check_allowed(PluginName(entry["path"], "recorded", None))
         kept = remember_source(entry["path"], entry["source"], entry["sha256"])
         if kept.sha256[:SHORT_DIGEST] != key:
             raise PluginError(entry["path"], "record", f"kept under {key}, not its digest")
