@@ -21,6 +21,8 @@ from engine.operators.plugins import (
     PluginError,
     file_changes,
     is_plugin_name,
+    pinned_name,
+    plugin_label,
     restrict_plugins,
     source_of,
 )
@@ -45,6 +47,8 @@ __all__ = [
     "fitness_shape_of",
     "fitting_operators",
     "is_plugin_name",
+    "pinned_name",
+    "plugin_label",
     "queens_of",
     "restrict_plugins",
     "snapshots",

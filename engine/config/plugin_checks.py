@@ -99,20 +99,28 @@ def _checked(field: str, value: str, settings: tuple[Any, ...]) -> PluginError |
     shown = parse_name(value).shown
     try:
         function = plugin_function(value)
-        sample = _sample(ENCODINGS[encoding_name], n, population, settings)
+        sample = _sample(ENCODINGS[encoding_name], n, population, settings, field in _SCORED)
         _CHECKS[field](shown, function, sample, settings)
     except PluginError as error:
         return error
     return None
 
 
-def _sample(encoding: Encoding, n: int, population: int, settings: tuple[Any, ...]) -> Sample:
+_SCORED: Final = frozenset({"selection", "survivor", "fitness"})
+"""The kinds whose check needs the sample's fitness and conflicts (the others: its genomes)."""
+
+
+def _sample(
+    encoding: Encoding, n: int, population: int, settings: tuple[Any, ...], scored: bool
+) -> Sample:
     rows = max(2, min(population, CHECKED_ROWS, CHECKED_GENES // max(n, 1)))
     rng = np.random.default_rng(CHECK_SEED)
     genomes = encoding.random_population(rows, n, rng)
+    if not scored:
+        return Sample(encoding, n, genomes, np.zeros(0), np.zeros(0, dtype=np.int64))
     shape_name = settings[3] if len(settings) > 3 and settings[3] in FITNESS_SHAPES else "pairs"
-    scored = evaluate(genomes, n, encoding, FITNESS_SHAPES[shape_name])
-    return Sample(encoding, n, genomes, scored.fitness, scored.conflicts)
+    score = evaluate(genomes, n, encoding, FITNESS_SHAPES[shape_name])
+    return Sample(encoding, n, genomes, score.fitness, score.conflicts)
 
 
 def _twice(
@@ -149,7 +157,7 @@ def _one_call(
 ) -> Any:
     np.random.seed(seed)
     random.seed(seed)
-    before = [copy.deepcopy(item) for item in inputs]
+    before = [_copy(item) for item in inputs]
     arguments = list(inputs)
     if rng_at is not None:
         arguments.insert(rng_at, np.random.default_rng(CHECK_SEED))
@@ -160,7 +168,14 @@ def _one_call(
     for position, (given, was) in enumerate(zip(inputs, before, strict=True)):
         if isinstance(was, np.ndarray) and not np.array_equal(given, was):
             raise PluginError(shown, "unchanged", f"it modified argument {position + 1}")
-    return copy.deepcopy(result)
+    return _copy(result)
+
+
+def _copy(value: Any) -> Any:
+    """A copy of an argument or a result that the plug-in cannot change afterwards."""
+    if isinstance(value, np.ndarray):
+        return value.copy()
+    return copy.deepcopy(value)
 
 
 def _same(first: Any, second: Any) -> bool:

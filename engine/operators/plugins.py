@@ -116,6 +116,13 @@ def parse_name(value: str) -> PluginName:
     return PluginName(path, function, digest or None)
 
 
+def plugin_label(value: str) -> str:
+    """A plug-in's name for a narrow place: the file's own name and the function
+    (``ops.py:my_mutation``)."""
+    name = parse_name(value)
+    return f"{Path(name.path).name}:{name.function}"
+
+
 def restrict_plugins(directory: str | None) -> None:
     """Allow plug-ins in this process only from ``directory`` (``None``: from nowhere).
 
