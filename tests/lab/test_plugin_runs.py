@@ -162,3 +162,20 @@ def test_a_refused_plug_in_runs_and_records_nothing(
 def no_restriction(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     monkeypatch.delenv("QUEENS_PLUGINS_RESTRICTED", raising=False)
     yield
+
+
+def test_compare_lays_a_plug_in_over_each_preset_beside_a_built_in(
+    ops: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    flags = ["compare", "--store", str(tmp_path / "runs.sqlite3"), "--json", "--jobs", "1"]
+    presets = ["--preset", "default", "--preset", "queens-ai", "--n", "8", "--seeds", "3"]
+    code = main([*flags, *presets, "--mutation", f"swap,{ops}:swap_two_queens"])
+    captured = capsys.readouterr()
+    assert code == 0, captured.err
+    rows = json.loads(captured.out)["rows"]
+    assert len(rows) == 4
+    by_cell = {(row["preset"], row["values"]["mutation"]): row for row in rows}
+    for preset in ("default", "queens-ai"):
+        built_in, plugged = by_cell[(preset, "swap")], by_cell[(preset, f"{ops}:swap_two_queens")]
+        assert plugged["solved"] == built_in["solved"]
+        assert plugged["median_evaluations"] == built_in["median_evaluations"]
