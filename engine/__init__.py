@@ -23,6 +23,7 @@ from engine.operators.plugins import (
     is_plugin_name,
     pinned_name,
     plugin_label,
+    remember_recorded,
     restrict_plugins,
     source_of,
 )
@@ -50,6 +51,7 @@ __all__ = [
     "pinned_name",
     "plugin_label",
     "queens_of",
+    "remember_recorded",
     "restrict_plugins",
     "snapshots",
     "source_of",

@@ -117,10 +117,11 @@ def parse_name(value: str) -> PluginName:
 
 
 def plugin_label(value: str) -> str:
-    """A plug-in's name for a narrow place: the file's own name and the function
-    (``ops.py:my_mutation``)."""
+    """A plug-in's name for a narrow place: the file's own name, the function and, once
+    pinned, the first 8 hex digits of its source's digest (``ops.py:my_mutation@3f9c01b2``)."""
     name = parse_name(value)
-    return f"{Path(name.path).name}:{name.function}"
+    version = f"@{name.digest[:8]}" if name.digest else ""
+    return f"{Path(name.path).name}:{name.function}{version}"
 
 
 def restrict_plugins(directory: str | None) -> None:
