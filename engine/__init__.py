@@ -17,6 +17,17 @@ from engine.algorithm import FinishedError, GeneticAlgorithm
 from engine.config.config import FIELDS, Config, fitting_operators
 from engine.errors import CheckpointError, ConfigError
 from engine.genomes.encodings import ENCODINGS, queens_of
+from engine.operators.plugins import (
+    PluginError,
+    file_changes,
+    is_plugin_name,
+    pinned_name,
+    plugin_label,
+    remember_recorded,
+    restrict_plugins,
+    source_of,
+)
+from engine.operators.registry import fitness_shape_of
 from engine.snapshot import GenerationStats, History, Snapshot
 from engine.stream import snapshots
 from engine.termination import stop_rules
@@ -31,9 +42,18 @@ __all__ = [
     "GenerationStats",
     "GeneticAlgorithm",
     "History",
+    "PluginError",
     "Snapshot",
+    "file_changes",
+    "fitness_shape_of",
     "fitting_operators",
+    "is_plugin_name",
+    "pinned_name",
+    "plugin_label",
     "queens_of",
+    "remember_recorded",
+    "restrict_plugins",
     "snapshots",
+    "source_of",
     "stop_rules",
 ]

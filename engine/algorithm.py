@@ -21,7 +21,6 @@ from engine.config.config import Config
 from engine.genomes.conflicts import BoardLines
 from engine.genomes.encodings import ENCODINGS
 from engine.genomes.fitness import (
-    FITNESS_SHAPES,
     SHAPES_READING_COUNTS,
     Scored,
     evaluate,
@@ -38,9 +37,9 @@ from engine.lineage.lineage import Operators
 from engine.operators.crossover import COMPILED_CYCLE_FROM
 from engine.operators.greedy_start import greedy_population
 from engine.operators.local_search import LocalSearchSettings, improve_children
-from engine.operators.mutation import COUNTED_MUTATIONS, MUTATIONS, MutationSettings
-from engine.operators.selection import SELECTIONS
-from engine.operators.survivors import SURVIVORS, threshold_acceptance
+from engine.operators.mutation import COUNTED_MUTATIONS, MutationSettings
+from engine.operators.registry import fitness_shape_of, mutation_of, selection_of, survivors_of
+from engine.operators.survivors import threshold_acceptance
 from engine.run_state import RunState, as_lists, saved_values
 from engine.run_statistics import generation_record, population_diversity
 from engine.snapshot import History, Snapshot, read_only
@@ -106,7 +105,11 @@ class GeneticAlgorithm:
         self._births: Births = Births(self._operators, first=True) if lineage else UNNOTED
         self.seed: int = int(config.seed)  # type: ignore[arg-type]
         self.encoding = ENCODINGS[config.encoding]
-        self.shape = FITNESS_SHAPES[config.fitness]
+        # Each operator resolved once, built-in or plug-in: the generation calls what it holds.
+        self.shape = fitness_shape_of(config.fitness)
+        self._select = selection_of(config.selection)
+        self._mutate = mutation_of(config.mutation)
+        self._survive = survivors_of(config.survivor)
         self.rules = stop_rules(config)
         # Where the children are made and the survivors gathered from.
         self._rows = rows_for(config.n)
@@ -185,9 +188,7 @@ class GeneticAlgorithm:
             children = children[passed]
             scored = Scored(scored.fitness[passed], scored.conflicts[passed])
             improved = bool(passed.any())
-        survivors = SURVIVORS[self.config.survivor](
-            state.fitness, scored.fitness, self.config.elitism
-        )
+        survivors = self._survive(state.fitness, scored.fitness, self.config.elitism)
         self._births.note_survivors(survivors)
         population = self._rows.survivors(state.population, children, survivors)
         # The children are a view of the union: let go of both, or a large union outlives the
@@ -295,7 +296,7 @@ class GeneticAlgorithm:
             # peak, for a gain of a few per cent of such a generation.
             self._spare_lines = lines if small_enough_to_keep(lines) else None
         else:
-            children = MUTATIONS[config.mutation](children, self.rng, self._mutation_settings)
+            children = self._mutate(children, self.rng, self._mutation_settings)
         if config.local_search:
             children, lines = improve_children(children, self.rng, self._local_search, lines)
         if config.unique:
@@ -323,7 +324,7 @@ class GeneticAlgorithm:
         wanted = config.children_per_generation
         per_couple = config.children_per_couple
         couples = -(-wanted // per_couple)
-        picks = SELECTIONS[config.selection](fitness, 2 * couples, self.rng, config.tournament_size)
+        picks = self._select(fitness, 2 * couples, self.rng, config.tournament_size)
         rate = 0.0 if self._run_state.mutating else config.crossover_rate
         crossed = self.rng.random(couples) < rate
         crossing = crossed.nonzero()[0]

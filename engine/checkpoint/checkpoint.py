@@ -47,6 +47,7 @@ from engine.genomes.diversity import column_entropy, unique_fraction
 from engine.genomes.encodings import ENCODINGS
 from engine.genomes.fitness import FITNESS_SHAPES, evaluate
 from engine.genomes.uniqueness import HashSet, row_hashes
+from engine.operators.registry import fitness_shape_of
 from engine.run_state import OPTIONAL_FIELDS, SAVED_FIELDS, RunState, is_table, saved_values
 from engine.snapshot import INTEGER_COLUMNS, STAT_COLUMNS, History
 from engine.solutions.archive import KNOWN_TOTALS, SolutionArchive, rows_by_column
@@ -115,7 +116,7 @@ def read_checkpoint(
     population = read_matrix(state["population"], "population", n, rows=size)
     check_genes(population, "population", encoding.gene_values(n), encoding.is_permutation)
     population = np.array(population, dtype=np.int64)  # a copy: the caller keeps its array
-    shape = FITNESS_SHAPES[config.fitness]
+    shape = fitness_shape_of(config.fitness)
     scored = evaluate(population, n, encoding, shape)
     seen = read_hashes(state["seen"], "seen", evaluations)
     _check_seen(seen, population, config, evaluations)
@@ -311,7 +312,7 @@ def _check_history_matches(
     if history["generation"][0] != 0:
         return  # a partial history: the counters cannot be replayed
     best = history["best_fitness"]
-    solution = FITNESS_SHAPES[config.fitness].best(config.n)
+    solution = fitness_shape_of(config.fitness).best(config.n)
     if config.harvest and run_state.best_ever == solution and run_state.best_ever > best.max():
         # Generation 0 held a solution, harvested before its row was written: never beaten.
         expected_best, expected_stagnant = solution, run_state.generation
@@ -331,7 +332,7 @@ def _check_history_matches(
 
 
 def _check_threshold(config: Config, run_state: RunState) -> None:
-    solution = FITNESS_SHAPES[config.fitness].best(config.n)
+    solution = fitness_shape_of(config.fitness).best(config.n)
     if run_state.threshold > solution:
         raise CheckpointError("threshold", f"no fitness is above a solution's, {solution!r}")
 

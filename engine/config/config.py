@@ -15,6 +15,7 @@ from engine.config.fields import FIELDS, ConfigFields, parse_field
 from engine.config.rules import LARGEST_WHOLE_NUMBER, config_errors
 from engine.errors import ConfigError
 from engine.genomes.encodings import ENCODINGS
+from engine.operators.plugins import PluginError, recorded_sources, remember_recorded
 
 __all__ = [
     "FIELDS",
@@ -50,8 +51,17 @@ class Config(ConfigFields):
         return dataclasses.replace(self, **changes)
 
     def to_dict(self) -> dict[str, Any]:
-        """The config as plain JSON-able values, keyed by field name."""
-        return dataclasses.asdict(self)
+        """The config as plain JSON-able values, keyed by field name.
+
+        A config naming plug-ins also carries their sources under ``plugins`` (by digest, see
+        :mod:`engine.operators.plugins`), so that the mapping alone runs the same; a config of
+        built-ins has no such key.
+        """
+        values = dataclasses.asdict(self)
+        sources = recorded_sources(values)
+        if sources:
+            values[PLUGINS_KEY] = sources
+        return values
 
     @classmethod
     def from_mapping(cls, values: Mapping[str, Any]) -> Config:
@@ -66,6 +76,7 @@ class Config(ConfigFields):
             )
         known = {f.name: f for f in dataclasses.fields(cls)}
         converted: dict[str, Any] = {}
+        values = _with_sources_kept(values)
         for key, value in values.items():
             if not isinstance(key, str):
                 raise ConfigError(str(key), value, "field names are text, e.g. 'population'")
@@ -84,6 +95,10 @@ class Config(ConfigFields):
         """
         errors: list[ConfigError] = []
         fields: dict[str, Any] = {f.name: f.default for f in dataclasses.fields(cls)}
+        try:
+            values = _with_sources_kept(values)
+        except ConfigError as error:
+            return [error]
         for key, value in values.items():
             if not isinstance(key, str):
                 errors.append(ConfigError(str(key), value, "field names are text"))
@@ -101,6 +116,25 @@ class Config(ConfigFields):
             object.__setattr__(unchecked, name, value)
         seen = {error.field for error in errors}
         return errors + [e for e in config_errors(unchecked) if e.field not in seen]
+
+
+PLUGINS_KEY: Final = "plugins"
+"""The key of a config's mapping that carries its plug-ins' sources."""
+
+
+def _with_sources_kept(values: Mapping[str, Any]) -> Mapping[str, Any]:
+    """The mapping's fields, once the plug-in sources it carries (if any) are kept.
+
+    Raises:
+        ConfigError: If the sources are malformed or do not have their digests.
+    """
+    if PLUGINS_KEY not in values:
+        return values
+    try:
+        remember_recorded(values[PLUGINS_KEY])
+    except PluginError as error:
+        raise ConfigError(PLUGINS_KEY, error.name, f"{error.check}: {error.problem}") from None
+    return {key: value for key, value in values.items() if key != PLUGINS_KEY}
 
 
 _FITTING_CROSSOVERS: Final = {"integer": "single-point", "squares": "one-gene"}

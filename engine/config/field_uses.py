@@ -13,6 +13,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
 from engine.errors import ConfigError
+from engine.operators.plugins import is_plugin_name
 
 APPLIES_WHEN: Final[dict[str, tuple[str, frozenset[str]]]] = {
     "tournament_size": ("selection", frozenset({"tournament"})),
@@ -21,6 +22,10 @@ APPLIES_WHEN: Final[dict[str, tuple[str, frozenset[str]]]] = {
     "elitism": ("survivor", frozenset({"generational"})),
 }
 """A field that only means something for some values of another: ``field: (other, values)``."""
+
+READ_BY_PLUGINS: Final = frozenset({"tournament_size", "elitism"})
+"""Fields a plug-in receives (its selection's ``size``, its survivors' ``elitism``): read
+whenever a plug-in stands in for the operator."""
 
 APPLIES_WHEN_ON: Final[dict[str, str]] = {"local_search_candidates": "local_search"}
 """A field that only means something while another count is above 0: ``field: other``."""
@@ -35,7 +40,9 @@ def unread_fields(values: Mapping[str, Any]) -> tuple[str, ...]:
     unread = [
         name
         for name, (other, wanted) in APPLIES_WHEN.items()
-        if name in values and values.get(other) not in wanted
+        if name in values
+        and values.get(other) not in wanted
+        and not (name in READ_BY_PLUGINS and is_plugin_name(values.get(other)))
     ]
     unread += [
         name

@@ -21,6 +21,7 @@ from engine.genomes.encodings import ENCODINGS
 from engine.genomes.fitness import FITNESS_SHAPES
 from engine.operators.crossover import CROSSOVERS
 from engine.operators.mutation import MUTATIONS
+from engine.operators.plugins import PluginError, is_plugin_name, pinned_name
 from engine.operators.selection import SELECTIONS
 from engine.operators.survivors import SURVIVORS
 
@@ -138,7 +139,7 @@ class ConfigFields:
         # numpy scalars become Python values (so the arithmetic of the checks cannot
         # overflow), and a value of the wrong type is refused before anything compares it.
         for name, value in _typed_values(self).items():
-            object.__setattr__(self, name, value)
+            object.__setattr__(self, name, _pinned(name, value))
 
     @property
     def children_per_generation(self) -> int:
@@ -258,6 +259,27 @@ def typed_value(name: str, value: Any) -> Any:
     if kind == "str" and not isinstance(value, str):
         return ConfigError(name, value, "a name (text) is expected")
     return value
+
+
+OPERATOR_NAME_FIELDS: Final = ("selection", "crossover", "mutation", "survivor", "fitness")
+"""The fields that name an operator: a built-in's name, or a plug-in's ``file.py:function``."""
+
+
+def _pinned(name: str, value: Any) -> Any:
+    """A plug-in's name with its source's digest (see :mod:`engine.operators.plugins`); any
+    other value as it is.
+
+    Raises:
+        ConfigError: If the plug-in's file cannot be read, or no longer holds the source the
+            name pins.
+    """
+    if name not in OPERATOR_NAME_FIELDS or not is_plugin_name(value):
+        return value
+    try:
+        return pinned_name(value)
+    except PluginError as error:
+        allowed = f"check {error.check!r} failed: {error.problem}"
+        raise ConfigError(name, error.name, allowed) from None
 
 
 def _typed_values(config: ConfigFields) -> dict[str, Any]:

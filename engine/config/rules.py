@@ -14,11 +14,13 @@ from typing import Final
 
 from engine.config.fields import FIELDS, WHOLE_NUMBER_FIELDS, ConfigFields, typed_value
 from engine.config.memory_budget import memory_error
+from engine.config.plugin_checks import plugin_errors
 from engine.errors import ConfigError
 from engine.genomes.encodings import ENCODINGS
 from engine.genomes.fitness import FITNESS_SHAPES
 from engine.operators.crossover import CROSSOVERS, PERMUTATION_CROSSOVERS
 from engine.operators.mutation import FREE_MUTATIONS, MUTATIONS
+from engine.operators.plugins import is_plugin_name
 from engine.solutions.archive import KNOWN_TOTALS
 
 LARGEST_WHOLE_NUMBER: Final = 2**62
@@ -41,6 +43,8 @@ def _check_names(config: ConfigFields, errors: list[ConfigError]) -> None:
     for name in ("encoding", "fitness", "selection", "crossover", "mutation", "survivor"):
         choices = FIELDS[name].metadata["choices"]
         value = getattr(config, name)
+        if name != "encoding" and is_plugin_name(value):
+            continue  # checked by calling it (engine.config.plugin_checks)
         if value not in choices:
             errors.append(ConfigError(name, value, f"choose one of {', '.join(choices)}"))
 
@@ -305,4 +309,6 @@ def config_errors(config: ConfigFields) -> list[ConfigError]:
     memory = memory_error(config)
     if memory is not None:
         errors.append(memory)
+    if not errors:  # a plug-in is called on a sample of the run: only a valid one
+        errors.extend(plugin_errors(config))
     return errors

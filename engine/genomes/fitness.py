@@ -65,6 +65,8 @@ class FitnessShape(NamedTuple):
         nonnegative: Never below 0, so a roulette wheel can use it as it is.
         permutation_only: Only meaningful for the ``permutation`` encoding.
         score: Computes the fitness from the genomes and their line counts.
+        solved: A plug-in's best value at N (what it gives a solution); ``None`` for the
+            built-ins, whose best values are known.
     """
 
     name: str
@@ -73,9 +75,12 @@ class FitnessShape(NamedTuple):
     nonnegative: bool
     permutation_only: bool
     score: ShapeFunction
+    solved: Callable[[int], float] | None = None
 
     def best(self, n: int) -> float:
         """The fitness of a solution on an ``n`` x ``n`` board."""
+        if self.solved is not None:
+            return self.solved(n)
         if self.name in ("pairs", "collisions"):
             return float(max_pairs(n))
         if self.name in ("attacked", "excess"):

@@ -39,8 +39,7 @@ from engine.large_n.tracked_population import (
 )
 from engine.lineage.births import Births
 from engine.operators.conflict_draws import attacked_queens, draw_conflict_moves
-from engine.operators.selection import SELECTIONS
-from engine.operators.survivors import SURVIVORS
+from engine.operators.registry import selection_of, survivors_of
 from engine.run_state import RunState
 
 
@@ -103,7 +102,8 @@ def tracked_generation(
         config, before, state.fitness, state.conflicts, tracked, state.rng, births, shape
     )
     state.evaluations += children.sources.shape[0]
-    survivors = SURVIVORS[config.survivor](state.fitness, children.scored.fitness, config.elitism)
+    survive = survivors_of(config.survivor)
+    survivors = survive(state.fitness, children.scored.fitness, config.elitism)
     births.note_survivors(survivors)
     population = next_population(before, children, survivors)
     scored = Scored(
@@ -145,7 +145,7 @@ def offspring(
     wanted = config.children_per_generation
     per_couple = config.children_per_couple
     couples = -(-wanted // per_couple)
-    picks = SELECTIONS[config.selection](fitness, 2 * couples, rng, config.tournament_size)
+    picks = selection_of(config.selection)(fitness, 2 * couples, rng, config.tournament_size)
     crossed_couples = rng.random(couples) < config.crossover_rate
     crossing = crossed_couples.nonzero()[0]
     pairs = picks.reshape(couples, 2)

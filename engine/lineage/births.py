@@ -15,7 +15,7 @@ import numpy as np
 
 from engine.arrays import BoolArray, FloatArray, Genomes, IntArray
 from engine.lineage.lineage import Lineage, Operators
-from engine.operators.crossover import CROSSOVERS
+from engine.operators.registry import crossover_of
 
 _NO_PAIRS: Final = np.zeros((0, 2), dtype=np.int64)
 _NO_PAIRS.flags.writeable = False
@@ -66,14 +66,14 @@ class Births:
     def cross(
         self, crossover: str, first: Genomes, second: Genomes, rng: np.random.Generator
     ) -> tuple[Genomes, Genomes]:
-        """The crossover of that name (in :data:`~engine.operators.crossover.CROSSOVERS`) on the
-        couples,
+        """The crossover of that name (a built-in or a plug-in, see
+        :mod:`engine.operators.registry`) on the couples,
         noting the generator's state before it draws (read, not advanced) and the children as
         it made them (the run never changes those arrays afterwards): its first children, and
         its second ones when a couple has two children."""
         bit_generator = rng.bit_generator
         self.generator = (type(bit_generator), bit_generator.state)
-        made = CROSSOVERS[crossover](first, second, rng)
+        made = crossover_of(crossover)(first, second, rng)
         self.crossed = made[: self.children_per_couple]
         return made
 
@@ -96,7 +96,7 @@ class Births:
         bit_generator.state = state
         first = previous.take(self.pairs[self.crossing, 0], axis=0)
         second = previous.take(self.pairs[self.crossing, 1], axis=0)
-        made = CROSSOVERS[self.operators.crossover](
+        made = crossover_of(self.operators.crossover)(
             first, second, np.random.Generator(bit_generator)
         )
         return made[: self.children_per_couple]
@@ -173,7 +173,7 @@ class Unnoted(Births):
         self, crossover: str, first: Genomes, second: Genomes, rng: np.random.Generator
     ) -> tuple[Genomes, Genomes]:
         """The crossover of that name on the couples, nothing noted."""
-        return CROSSOVERS[crossover](first, second, rng)
+        return crossover_of(crossover)(first, second, rng)
 
     def note_crossed_in_place(self, rng: np.random.Generator) -> None:
         """Nothing to note."""

@@ -196,14 +196,15 @@ def first_population_seconds(config: Config) -> float | None:
     """
     import numpy as np
 
+    from engine import fitness_shape_of
     from engine.genomes.encodings import ENCODINGS
-    from engine.genomes.fitness import FITNESS_SHAPES, evaluate
+    from engine.genomes.fitness import evaluate
 
     limit = config.time_limit
     genes = config.population * config.n
     if limit is None or genes <= SAMPLE_GENES:
         return None
-    encoding, shape = ENCODINGS[config.encoding], FITNESS_SHAPES[config.fitness]
+    encoding, shape = ENCODINGS[config.encoding], fitness_shape_of(config.fitness)
     rng = np.random.default_rng(0)  # not the run's: the run stays the same with or without this
     evaluate(encoding.random_population(2, 8, rng), 8, encoding, shape)  # first-call costs
     rows = max(1, min(config.population, SAMPLE_GENES // config.n))

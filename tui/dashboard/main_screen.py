@@ -282,6 +282,12 @@ class MainScreen(Screen[None]):
         """The ``queens solve`` command that reruns the current run (``None``: no run yet)."""
         return self.run_control.run_command()
 
+    def ask_plugin(self, field: str) -> None:
+        """Ask for a plug-in operator of ``field`` and choose it in the form (the palette)."""
+        from tui.dashboard.screens.plugin_prompt import PluginPrompt
+
+        self.app.push_screen(PluginPrompt(field, self.form.load_plugin))
+
     def choose_preset(self, name: str, *, run: bool) -> None:
         """Fill the form from a preset (as its select does) and, if asked, start a run."""
         self.form.choose_preset(name)

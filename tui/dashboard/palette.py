@@ -27,6 +27,9 @@ from tui.dashboard.actions.bindings import MAIN_BINDINGS
 from tui.dashboard.screens.help import described
 from tui.dashboard.theme_legibility import offered_themes
 
+PLUGIN_FIELDS: Final = ("selection", "crossover", "mutation", "survivor", "fitness")
+"""The form's fields that take a plug-in operator."""
+
 PROMPT: Final = ">"
 """The palette's prompt, before what is typed."""
 
@@ -66,6 +69,9 @@ class CommandTarget(Protocol):
 
     def choose_preset(self, name: str, *, run: bool) -> None:
         """Fill the form from a preset and, if asked, start a run."""
+
+    def ask_plugin(self, field: str) -> None:
+        """Ask for a plug-in operator (``file.py:function``) and choose it in the form."""
 
 
 @dataclass(frozen=True)
@@ -136,6 +142,14 @@ def palette_commands(target: CommandTarget, app: App[Any]) -> list[PaletteComman
                 f"New run with preset {name}",
                 f"fill the form and start: {preset.summary}",
                 partial(target.choose_preset, name, run=True),
+            )
+        )
+    for field in PLUGIN_FIELDS:
+        commands.append(
+            PaletteCommand(
+                f"Plug-in {field} from a file",
+                f"your own {field}: a numpy function, file.py:function (checked, recorded)",
+                partial(target.ask_plugin, field),
             )
         )
     for theme in offered_themes(app.available_themes):

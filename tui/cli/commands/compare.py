@@ -11,11 +11,15 @@ report flags every run it cut.
 from __future__ import annotations
 
 import argparse
+from typing import Final
 
 from engine import ConfigError
 from engine.config.presets import PRESETS
 from tui.cli.sweep_running import DEFAULT_MAX_EVALS, add_runner_flags, run_plan
 from tui.lab.sweep.held_signals import signals_held
+
+OPERATOR_FLAGS: Final = ("selection", "crossover", "mutation", "survivor", "fitness")
+"""Operators that may be laid over every preset compared (each one an axis)."""
 
 
 def compare_plan(args: argparse.Namespace) -> object:
@@ -37,6 +41,10 @@ def compare_plan(args: argparse.Namespace) -> object:
     spec = PlanSpec(presets=list(args.presets), seeds=args.seeds)
     if args.n is not None:
         spec.fixed["n"] = args.n
+    for field in OPERATOR_FLAGS:
+        given = getattr(args, field, None)
+        if given is not None:
+            spec.grid[field] = [part.strip() for part in given.split(",")]
     if args.time_limit is not None:
         spec.fixed["time_limit"] = args.time_limit
     if args.max_evals is not None:
@@ -89,6 +97,14 @@ def add_parser(commands: argparse._SubParsersAction) -> None:  # type: ignore[ty
     parser.add_argument(
         "--time-limit", default=None, help="seconds allowed per run (flagged in the report)"
     )
+    for field in OPERATOR_FLAGS:
+        parser.add_argument(
+            f"--{field}",
+            default=None,
+            metavar="NAME[,NAME]",
+            help=f"run each preset with this {field} instead of its own, or with each of "
+            "several (an axis): built-ins or plug-ins, path/to/ops.py:function",
+        )
     add_runner_flags(parser, workers_flag="--jobs")
     parser.set_defaults(handler=run)
 

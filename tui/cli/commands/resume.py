@@ -58,6 +58,7 @@ def add_parser(commands: argparse._SubParsersAction) -> None:  # type: ignore[ty
 @reporting_store_errors
 def run(args: argparse.Namespace) -> int:
     """Handle ``queens resume``."""
+    from tui.cli.plugin_notes import note_changed_plugins
     from tui.cli.recorded_run import interrupted_snapshot, record_to_stop
     from tui.cli.result_printing import print_recorded_result, report
     from tui.cli.signals import report_interruption
@@ -72,6 +73,7 @@ def run(args: argparse.Namespace) -> int:
         except RunSolved as solved:
             return _say_solved(solved, args.json)
         warn_of_damaged_keyframes(resumed.damaged_keyframes)
+        note_changed_plugins(resumed.algorithm.config.to_dict())
         if resumed.mismatch is not None:
             print(
                 f"queens: warning: {resumed.mismatch}; the record from generation "

@@ -9,8 +9,10 @@ from __future__ import annotations
 
 import argparse
 import sys
+from pathlib import Path
 from typing import Final
 
+from engine import restrict_plugins
 from tui.cli.config_flags import add_config_flags, config_from_args
 from tui.cli.exit_codes import EXIT_USAGE
 from tui.lab.rerun_line import config_flags
@@ -21,6 +23,14 @@ DEFAULT_MAX_SESSIONS: Final = 4
 """Each tab runs its own dashboard and GA: a handful keeps a small machine responsive."""
 
 MOST_SESSIONS: Final = 256
+
+
+def plugin_directory(text: str) -> str:
+    """Argparse type of ``--allow-plugins``: an existing directory, as its resolved path."""
+    path = Path(text).expanduser().resolve()
+    if not path.is_dir():
+        raise argparse.ArgumentTypeError(f"{text!r} is not a directory")
+    return str(path)
 
 
 def session_count(text: str) -> int:
@@ -82,6 +92,15 @@ def add_parser(commands: argparse._SubParsersAction) -> None:  # type: ignore[ty
     parser.add_argument(
         "--ascii", action="store_true", help="draw ASCII only (browsers draw Unicode well)"
     )
+    parser.add_argument(
+        "--allow-plugins",
+        type=plugin_directory,
+        default=None,
+        metavar="DIR",
+        help="let the dashboards load plug-in operators (file.py:function) from files inside "
+        "DIR, symbolic links resolved (default: none at all: a browser never makes the "
+        "server run code)",
+    )
     add_config_flags(parser)
     parser.set_defaults(handler=run)
 
@@ -95,6 +114,9 @@ def run(args: argparse.Namespace) -> int:
     from tui.serve.access import policy_for
     from tui.serve.address import BindError, resolve_bind_address
 
+    # First: the server's own flags, and every dashboard it starts (which inherits the
+    # environment), load plug-ins only from the directory allowed, if any.
+    restrict_plugins(args.allow_plugins)
     config = config_from_args(args)
     try:
         bind = resolve_bind_address(args.host)

@@ -21,9 +21,8 @@ import threading
 from collections.abc import Callable, Mapping, Sequence
 from typing import Final
 
-from engine import Config, ConfigError, Snapshot
+from engine import Config, ConfigError, Snapshot, fitness_shape_of
 from engine.genomes.encodings import ENCODINGS
-from engine.genomes.fitness import FITNESS_SHAPES
 from engine.lineage.variation_effects import variation_effects
 from tui.dashboard.runs import variation_series
 from tui.dashboard.runs.rewind import Rewinder
@@ -193,7 +192,7 @@ class TravelVariation:
                 snapshot.population,
                 snapshot.n,
                 ENCODINGS[snapshot.encoding],
-                FITNESS_SHAPES[config.fitness],
+                fitness_shape_of(config.fitness),
                 # The diversities the live run had in its history, as the record has them.
                 diversity=(float(before[0]) if len(before) else None, snapshot.stats.entropy),
             )

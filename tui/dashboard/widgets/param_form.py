@@ -20,13 +20,11 @@ from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
-from textual.css.query import NoMatches
 from textual.message import Message
-from textual.validation import ValidationResult, Validator
 from textual.widget import Widget
 from textual.widgets import Input, Label, Select, Static
 
-from engine import FIELDS, Config, ConfigError
+from engine import FIELDS, Config, ConfigError, PluginError, pinned_name
 from engine.config.config import parse_field
 from tui.dashboard.pictures.form_guide import (
     APPLIES_WHEN,
@@ -37,10 +35,13 @@ from tui.dashboard.pictures.form_guide import (
     grouped_fields,
     not_applying_note,
 )
+from tui.dashboard.runs.plugin_choices import PluginChoices
 from tui.dashboard.runs.stop_rule import DEFAULT_STAGNATION
 from tui.dashboard.widgets.field_finder import FieldFinder
 from tui.dashboard.widgets.field_input import FieldInput
+from tui.dashboard.widgets.form_looks import PARAM_FORM_CSS
 from tui.dashboard.widgets.form_navigation import FORM_BINDINGS, move_past_dimmed
+from tui.dashboard.widgets.form_validators import ConfigFieldValidator, RecordBudgetValidator
 from tui.dashboard.widgets.preset_select import PresetSelect, matching_preset, preset_choice
 from tui.lab.record_budget import RECORD_BUDGET, RecordBudgetError, budget_text, parse_budget
 
@@ -71,113 +72,12 @@ def select_value(name: str, value: Any) -> Any:
     return str(value).lower() if name in BOOL_FIELDS else value
 
 
-class ConfigFieldValidator(Validator):
-    """Checks one field in the context of the whole form."""
-
-    def __init__(self, form: ParamForm, name: str) -> None:
-        super().__init__()
-        self.form = form
-        self.name = name
-
-    def validate(self, value: str) -> ValidationResult:
-        """Fail with the engine's message if this field (with this value) is at fault."""
-        try:
-            values = self.form.values()
-        except NoMatches:  # the form is still being built
-            return self.success()
-        values[self.name] = value
-        for error in self.form.check(values):
-            if error.field == dashed(self.name):
-                return self.failure(str(error), value)
-        return self.success()
-
-
-class RecordBudgetValidator(Validator):
-    """Checks the ``record-budget`` field: a size such as ``64MB``."""
-
-    def validate(self, value: str) -> ValidationResult:
-        """Fail with the message that names the field, the value and what is allowed."""
-        try:
-            parse_budget(value)
-        except RecordBudgetError as error:
-            return self.failure(str(error), value)
-        return self.success()
-
-
 class ParamForm(Vertical):
     """Every engine setting in sections, with inline validation and a help line."""
 
     BINDINGS: ClassVar[list[BindingType]] = FORM_BINDINGS
 
-    DEFAULT_CSS = """
-    ParamForm {
-        height: 1fr;
-    }
-    ParamForm > #form-fields {
-        height: 1fr;
-    }
-    ParamForm .section {
-        color: $accent;
-        text-style: bold;
-        margin-top: 1;
-    }
-    ParamForm .section.-first {
-        margin-top: 0;
-    }
-    ParamForm .field {
-        height: 1;
-    }
-    ParamForm .field Label {
-        width: 21;
-        padding-left: 1;
-        color: $text-muted;
-    }
-    /* The preset's name must show whole ("codeproject-2011"): a short label leaves it room. */
-    ParamForm #row-preset Label {
-        width: 8;
-    }
-    /* The longest name ("local-search-candidates") gets the room it needs; its field is a
-       number, which needs less. */
-    ParamForm #row-local_search_candidates Label {
-        width: 25;
-    }
-    ParamForm .field Input, ParamForm .field Select {
-        width: 1fr;
-    }
-    /* An open list is as wide as its longest choice ("shuffle-indexes"), never wrapped: it
-       may reach past the form's edge. */
-    ParamForm .field Select > SelectOverlay {
-        width: 21;
-        text-wrap: nowrap;
-    }
-    ParamForm .field.-invalid Label {
-        color: $error;
-        text-style: bold;
-    }
-    ParamForm .field.-inapplicable Label {
-        color: $text-disabled;
-        text-style: strike;
-    }
-    ParamForm .field-error {
-        display: none;
-        color: $error;
-        padding-left: 1;
-    }
-    ParamForm .field-error.-shown {
-        display: block;
-    }
-    ParamForm #form-find {
-        display: none;
-    }
-    ParamForm.-finding #form-find {
-        display: block;
-    }
-    ParamForm #form-help {
-        height: 3;
-        color: $text-muted;
-        border-top: solid $panel-lighten-2;
-    }
-    """
+    DEFAULT_CSS = PARAM_FORM_CSS
 
     @dataclass
     class Submitted(Message):
@@ -203,6 +103,8 @@ class ParamForm(Vertical):
         self.errors: list[ConfigError] = []
         """Every problem with the current values (empty: a run can start)."""
         self._encoding = config.encoding
+        self.plugins = PluginChoices()
+        """The plug-in operators the selects offer beside the built-ins."""
         self._checked: tuple[tuple[str, str], ...] | None = None
         self._checked_errors: list[ConfigError] = []
 
@@ -247,10 +149,11 @@ class ParamForm(Vertical):
             if name in OPERATOR_FIELDS:
                 choices = fitting_choices(name, self.initial.encoding)
             if choices:
+                self.plugins.remember(name, value)
                 yield Select(
-                    [(choice, choice) for choice in choices],
+                    self.plugins.options(name, choices),
                     value=select_value(name, value)
-                    if select_value(name, value) in choices
+                    if select_value(name, value) in self.plugins.values(name, choices)
                     else choices[0],
                     allow_blank=False,
                     compact=True,
@@ -310,7 +213,30 @@ class ParamForm(Vertical):
         if isinstance(widget, Input):
             widget.value = field_text(value)
         elif isinstance(widget, Select):
+            if self.plugins.remember(name, value):
+                widget.set_options(self.plugins.options(name, self._builtin_choices(name)))
             widget.value = select_value(name, value)
+
+    def _builtin_choices(self, name: str) -> tuple[str, ...]:
+        if name in OPERATOR_FIELDS:
+            return fitting_choices(name, self._encoding)
+        choices: tuple[str, ...] = FIELDS[name].metadata["choices"]
+        return choices
+
+    def load_plugin(self, name: str, text: str) -> str | None:
+        """Offer the plug-in ``text`` (``file.py:function``) in field ``name`` and choose it;
+        the form then checks it as it checks every value.
+
+        Returns:
+            Why it cannot be loaded (the file, the function and what failed), or ``None``.
+        """
+        try:
+            pinned = pinned_name(text)
+        except PluginError as error:
+            return str(error)
+        self._put(name, pinned)
+        self.revalidate()
+        return None
 
     def fill(self, config: Config) -> None:
         """Put every field of a config in the form (as if typed) and revalidate once."""
@@ -352,8 +278,8 @@ class ParamForm(Vertical):
             assert isinstance(select, Select)
             current = select.value
             choices = fitting_choices(name, encoding)
-            select.set_options([(choice, choice) for choice in choices])
-            if keep and current in choices:
+            select.set_options(self.plugins.options(name, choices))
+            if keep and current in self.plugins.values(name, choices):
                 select.value = current
             else:
                 select.value = defaults[name]

@@ -26,8 +26,16 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Final
 
-from engine import FIELDS, Config, ConfigError
-from engine.config.config import LARGEST_WHOLE_NUMBER, parse_field
+from engine import (
+    FIELDS,
+    Config,
+    ConfigError,
+    PluginError,
+    is_plugin_name,
+    pinned_name,
+    remember_recorded,
+)
+from engine.config.config import LARGEST_WHOLE_NUMBER, PLUGINS_KEY, parse_field
 from engine.config.field_uses import unread_by_all
 from engine.config.presets import PRESETS, preset_named
 from tui.lab.sweep.fingerprint import canonical_config, config_fingerprint, digest
@@ -163,8 +171,12 @@ class SweepPlan:
         return digest(self.to_dict())
 
     def to_dict(self) -> dict[str, Any]:
-        """The plan as plain values (kept in the run store; :func:`plan_from_dict` reads it)."""
-        return {
+        """The plan as plain values (kept in the run store; :func:`plan_from_dict` reads it),
+        with the sources of the plug-ins its cells name, if any."""
+        sources: dict[str, Any] = {}
+        for cell in self.cells:
+            sources.update(cell.config.get(PLUGINS_KEY, {}))
+        document = {
             "axes": [{"name": a.name, "values": list(a.values)} for a in self.axes],
             "fixed": dict(self.fixed),
             "seeds": {"first": self.seeds.first, "count": self.seeds.count},
@@ -174,6 +186,9 @@ class SweepPlan:
                 for c in self.cells
             ],
         }
+        if sources:
+            document[PLUGINS_KEY] = sources
+        return document
 
 
 def field_name(key: str) -> str:
@@ -188,6 +203,14 @@ def _parse_value(name: str, value: Any, source: Source) -> Any:
     except ConfigError as error:
         raise ConfigError(name, value, error.allowed + source.note()) from None
     choices = FIELDS[name].metadata["choices"]
+    if choices and is_plugin_name(parsed):
+        # Pinned to its source here: the plan, kept with the sources, reads back without
+        # the file (queens sweep --show), and names the version it ran.
+        try:
+            return pinned_name(parsed)
+        except PluginError as error:
+            allowed = f"check {error.check!r} failed: {error.problem}{source.note()}"
+            raise ConfigError(name, value, allowed) from None
     if choices and parsed not in choices:
         raise ConfigError(name, value, f"choose one of {', '.join(choices)}{source.note()}")
     return parsed
@@ -480,6 +503,8 @@ def plan_from_dict(document: Mapping[str, Any]) -> SweepPlan:
         ConfigError: If the document does not describe a valid plan.
     """
     try:
+        if PLUGINS_KEY in document:
+            remember_recorded(document[PLUGINS_KEY])
         spec = PlanSpec(
             presets=[],
             grid={},
@@ -493,6 +518,6 @@ def plan_from_dict(document: Mapping[str, Any]) -> SweepPlan:
                 spec.presets = list(axis["values"])
             else:
                 spec.grid[axis["name"]] = list(axis["values"])
-    except (KeyError, TypeError) as error:
+    except (KeyError, TypeError, PluginError) as error:
         raise ConfigError("plan", "stored plan", f"a plan as sweeps store it ({error!r})") from None
     return build_plan(spec, check_unread=False)

@@ -22,6 +22,7 @@ from typing import Any, Final
 
 import numpy as np
 
+from engine import is_plugin_name, plugin_label
 from engine.config.presets import PRESETS
 from tui.lab.rerun_line import solve_flags, solve_line
 from tui.lab.sweep.plan import Cell, SweepPlan, has_budget
@@ -238,7 +239,9 @@ def _cells(spread: Spread | None, metric: str) -> tuple[str, str]:
 
 
 def value_text(value: Any) -> str:
-    """An axis value as a table shows it."""
+    """An axis value as a table shows it (a plug-in: its file's name, function and digest)."""
+    if is_plugin_name(value):
+        return plugin_label(value)
     if isinstance(value, float):
         return f"{value:g}"
     if value is None:
