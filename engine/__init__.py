@@ -17,6 +17,7 @@ from engine.algorithm import FinishedError, GeneticAlgorithm
 from engine.config.config import FIELDS, Config, fitting_operators
 from engine.errors import CheckpointError, ConfigError
 from engine.genomes.encodings import ENCODINGS, queens_of
+from engine.operators.selection_pressure import SelectionPressure, pressure_words
 from engine.snapshot import GenerationStats, History, Snapshot
 from engine.stream import snapshots
 from engine.termination import stop_rules
@@ -31,8 +32,10 @@ __all__ = [
     "GenerationStats",
     "GeneticAlgorithm",
     "History",
+    "SelectionPressure",
     "Snapshot",
     "fitting_operators",
+    "pressure_words",
     "queens_of",
     "snapshots",
     "stop_rules",

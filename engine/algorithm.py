@@ -40,6 +40,7 @@ from engine.operators.greedy_start import greedy_population
 from engine.operators.local_search import LocalSearchSettings, improve_children
 from engine.operators.mutation import COUNTED_MUTATIONS, MUTATIONS, MutationSettings
 from engine.operators.selection import SELECTIONS
+from engine.operators.selection_pressure import measure_selection
 from engine.operators.survivors import SURVIVORS, threshold_acceptance
 from engine.run_state import RunState, as_lists, saved_values
 from engine.snapshot import GenerationStats, History, Snapshot, read_only
@@ -376,6 +377,9 @@ class GeneticAlgorithm:
         per_couple = config.children_per_couple
         couples = -(-wanted // per_couple)
         picks = SELECTIONS[config.selection](fitness, 2 * couples, self.rng, config.tournament_size)
+        self._run_state.selection = measure_selection(
+            fitness, picks, config.selection, config.tournament_size
+        )
         rate = 0.0 if self._run_state.mutating else config.crossover_rate
         crossed = self.rng.random(couples) < rate
         crossing = crossed.nonzero()[0]
@@ -524,6 +528,7 @@ class GeneticAlgorithm:
             solutions=state.solutions.boards,
             fundamental_solutions=state.solutions.fundamental_count,
             lineage=lineage,
+            selection=state.selection,
         )
 
     def state(self, *, arrays: bool = False, history: bool = True) -> dict[str, Any]:

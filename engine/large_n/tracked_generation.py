@@ -38,6 +38,7 @@ from engine.large_n.tracked_population import (
 )
 from engine.lineage.births import Births
 from engine.operators.selection import SELECTIONS
+from engine.operators.selection_pressure import SelectionPressure, measure_selection
 from engine.operators.survivors import SURVIVORS
 from engine.run_state import RunState
 
@@ -52,6 +53,7 @@ class Offspring(NamedTuple):
         moves: Per child, the swap the mutation picked (made where ``moved``).
         moved: Per child, whether it mutated.
         scored: Per child, fitness and conflicts after its move.
+        selection: The parent selection, measured.
     """
 
     sources: IntArray
@@ -60,6 +62,7 @@ class Offspring(NamedTuple):
     moves: Moves
     moved: BoolArray
     scored: Scored
+    selection: SelectionPressure | None
 
 
 def tracks(config: Config) -> bool:
@@ -100,6 +103,7 @@ def tracked_generation(
     children = offspring(
         config, before, state.fitness, state.conflicts, tracked, state.rng, births, shape
     )
+    state.selection = children.selection
     state.evaluations += children.sources.shape[0]
     survivors = SURVIVORS[config.survivor](state.fitness, children.scored.fitness, config.elitism)
     births.note_survivors(survivors)
@@ -144,6 +148,7 @@ def offspring(
     per_couple = config.children_per_couple
     couples = -(-wanted // per_couple)
     picks = SELECTIONS[config.selection](fitness, 2 * couples, rng, config.tournament_size)
+    selection = measure_selection(fitness, picks, config.selection, config.tournament_size)
     crossed_couples = rng.random(couples) < config.crossover_rate
     crossing = crossed_couples.nonzero()[0]
     pairs = picks.reshape(couples, 2)
@@ -178,7 +183,7 @@ def offspring(
         crossed_conflicts,
     )
     return Offspring(
-        sources, crossed, crossed_lines, moves, moved, score_conflicts(known, n, shape)
+        sources, crossed, crossed_lines, moves, moved, score_conflicts(known, n, shape), selection
     )
 
 
