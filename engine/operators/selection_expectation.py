@@ -27,15 +27,13 @@ split into *classes* of individuals with the same chances.
 
 from __future__ import annotations
 
-import functools
-import itertools
 import math
 from collections.abc import Sequence
 from typing import Final, NamedTuple
 
 import numpy as np
 
-from engine.arrays import FloatArray, IntArray
+from engine.arrays import FloatArray
 from engine.operators.selection import BEST_OF, TRUNCATION_FRACTION
 
 
@@ -86,13 +84,21 @@ class Expectation(NamedTuple):
 
 
 def fitness_groups(fitness: FloatArray) -> tuple[list[float], list[int]]:
-    """The distinct fitness values in ascending order, and how many individuals have each."""
+    """The distinct fitness values in ascending order, and how many individuals have each.
+
+    A few numpy calls, the rest over the groups in plain Python: this runs every generation,
+    where each numpy call's fixed cost counts more than the work.
+    """
     ordered = np.sort(fitness)
-    new = np.empty(ordered.shape[0] + 1, dtype=np.bool_)
-    new[0] = new[-1] = True
-    np.not_equal(ordered[1:], ordered[:-1], out=new[1:-1])
-    edges = np.flatnonzero(new)  # where each value begins, and the end
-    return ordered[edges[:-1]].tolist(), (edges[1:] - edges[:-1]).tolist()
+    ends = (ordered[1:] != ordered[:-1]).nonzero()[0].tolist()  # each group's last row
+    ends.append(ordered.shape[0] - 1)
+    values = ordered.take(ends).tolist()
+    counts = []
+    before = -1
+    for end in ends:
+        counts.append(end - before)
+        before = end
+    return values, counts
 
 
 def tournament_probabilities(counts: Sequence[int], size: int) -> list[float]:
@@ -157,12 +163,15 @@ def _single_draw(values: list[float], counts: list[int], chances: list[float]) -
 
 
 def _single_draw_classes(classes: Classes) -> Expectation:
-    masses = [count * p for count, p in zip(classes.counts, classes.picks, strict=True)]
-    mean = sum(mass * value for mass, value in zip(masses, classes.values, strict=True))
-    variance = sum(
-        mass * (value - mean) ** 2 for mass, value in zip(masses, classes.values, strict=True)
-    )
-    return Expectation(classes, 1, mean, variance)
+    # Moments about the first value, in one pass: no cancellation where the values are large
+    # and close together (pairs fitness near N(N - 1) / 2).
+    shift = classes.values[0]
+    first = second = 0.0
+    for value, count, chance in zip(classes.values, classes.counts, classes.picks, strict=True):
+        mass, offset = count * chance, value - shift
+        first += mass * offset
+        second += mass * offset * offset
+    return Expectation(classes, 1, first + shift, max(0.0, second - first * first))
 
 
 def uniform_couples(values: list[float], counts: list[int]) -> Expectation:
@@ -184,63 +193,69 @@ def uniform_couples(values: list[float], counts: list[int]) -> Expectation:
     return Expectation(Classes(values, counts, picks, missed), 2, 2 * mean, unit_variance)
 
 
-@functools.cache
-def _best_two_patterns() -> tuple[IntArray, FloatArray]:
-    """Every way five draws fall into (fitter, the member, its equals, less fit), counted.
+def _kept_member(fitter: float, member: float, equal: float) -> tuple[float, float]:
+    """Times one couple of best-2-of-5 keeps a given member, expected, and the chance it keeps
+    it not at all: ``fitter``, ``member`` and ``equal`` are one draw's chances to be fitter,
+    the member itself, or another of its group.
 
-    Returns:
-        Rows ``(fitter, member, equals, less fit, times the member is kept)``, and how many
-        orders of the five draws give each row.
+    The two kept are the fitter draws first, then the member's and its equals' draws in draw
+    order. With ``k`` fitter draws, the other ``5 - k`` are iid: each is the member's or an
+    equal's with chance ``r``, and then the member's with chance ``q``. Two fitter draws leave
+    nothing; one leaves a place for the first such draw; none, for the first two.
     """
-    tally: dict[tuple[int, ...], int] = {}
-    for draws in itertools.product(range(4), repeat=BEST_OF):
-        # Kept: the fitter draws first, then the member's and its equals' draws in draw order.
-        order = [kind for kind in draws if kind == 0] + [kind for kind in draws if kind in (1, 2)]
-        kept = order[:2].count(1)
-        key = (*(draws.count(kind) for kind in range(4)), kept)
-        tally[key] = tally.get(key, 0) + 1
-    rows = np.array(sorted(tally), dtype=np.int64)
-    return rows, np.array([tally[tuple(row)] for row in rows.tolist()], dtype=np.float64)
+    rest = 1.0 - fitter
+    reach = (member + equal) / rest  # r
+    own = member / (member + equal)  # q
+    none_fitter, one_fitter = rest**BEST_OF, BEST_OF * fitter * rest ** (BEST_OF - 1)
+    any_of_four = 1.0 - (1.0 - reach) ** (BEST_OF - 1)
+    nothing = (1.0 - reach) ** BEST_OF  # of five draws, none the member's or an equal's
+    just_one = BEST_OF * reach * (1.0 - reach) ** (BEST_OF - 1)
+    two_or_more = 1.0 - nothing - just_one
+    picks = one_fitter * any_of_four * own + none_fitter * own * (just_one + 2 * two_or_more)
+    kept = one_fitter * any_of_four * own + none_fitter * (
+        1.0 - nothing - just_one * (1.0 - own) - two_or_more * (1.0 - own) ** 2
+    )
+    return picks, 1.0 - kept
 
 
 def best_two_of_five(values: list[float], counts: list[int]) -> Expectation:
     """Five draws with replacement per couple, the best two kept, ties to the earlier draw.
 
-    A member's chances come from every way the five draws fall into fitter individuals, the
-    member itself, its equals and less fit ones (:func:`_best_two_patterns`); the fitness
-    sum's mean and variance from the two highest order statistics of five draws.
+    A member's chances are :func:`_kept_member`'s; the fitness sum's mean and variance come
+    from the two highest order statistics of five draws (about the population's mean, without
+    cancellation): with ``F`` the share at or below a level and ``F-`` below it, the highest is
+    at a level with chance ``F^5 - F-^5``, the second with ``H(F) - H(F-)``,
+    ``H(x) = x^5 + 5 (1 - x) x^4``, and both with ``F^5 - F-^5 - 5 s F-^4`` (``s`` the
+    level's share) or, one level above the other, ``5 s_a (F_b^4 - F-_b^4)``.
     """
-    sizes = np.array(counts, dtype=np.float64)
-    population = float(sizes.sum())
-    at_or_below = np.cumsum(sizes) / population
-    below = np.concatenate(([0.0], at_or_below[:-1]))
-    member = np.full(sizes.shape, 1.0 / population)
-    kinds = np.stack((1.0 - at_or_below, member, (sizes - 1) / population, below), axis=1)
-    powers = kinds[:, :, None] ** np.arange(BEST_OF + 1)  # (group, kind, exponent)
-    rows, orders = _best_two_patterns()
-    chance = orders * np.prod(powers[:, np.arange(4), rows[:, :4]], axis=2)  # (group, row)
-    picks = chance @ rows[:, 4].astype(np.float64)
-    missed = chance @ (rows[:, 4] == 0).astype(np.float64)
-    classes = Classes(values, counts, picks.tolist(), missed.tolist())
-    # The sums' moments about the population's mean: the same variance, without cancellation.
-    level = np.array(values)
-    centre = float(level @ sizes) / population
-    level -= centre
-    top = at_or_below**BEST_OF - below**BEST_OF  # the highest draw's level
-
-    def at_most_one_above(share: FloatArray) -> FloatArray:
-        return np.asarray(share**BEST_OF + BEST_OF * (1 - share) * share ** (BEST_OF - 1))
-
-    second = at_most_one_above(at_or_below) - at_most_one_above(below)
-    shares = sizes / population
-    both_top = top - BEST_OF * shares * below ** (BEST_OF - 1)  # two or more at the top level
-    fourth = at_or_below ** (BEST_OF - 1) - below ** (BEST_OF - 1)  # the other four's highest
-    lower_sum = np.cumsum(level * fourth) - level * fourth  # over levels strictly below
-    cross = float(level**2 @ both_top) + BEST_OF * float((level * shares) @ lower_sum)
-    mean = float(level @ top) + float(level @ second)
-    square = float(level**2 @ top) + float(level**2 @ second) + 2 * cross
-    variance = max(0.0, square - mean * mean)
+    population = sum(counts)
+    centre = sum(v * c for v, c in zip(values, counts, strict=True)) / population
+    picks, missed = [], []
+    mean = square = cross = lower = 0.0
+    below = 0.0
+    passed = 0
+    for value, count in zip(values, counts, strict=True):
+        passed += count
+        at_or_below, share, level = passed / population, count / population, value - centre
+        chances = _kept_member(1.0 - at_or_below, 1.0 / population, (count - 1) / population)
+        picks.append(chances[0])
+        missed.append(chances[1])
+        top = at_or_below**BEST_OF - below**BEST_OF
+        second = _at_most_one_above(at_or_below) - _at_most_one_above(below)
+        both_top = top - BEST_OF * share * below ** (BEST_OF - 1)
+        mean += level * (top + second)
+        square += level * level * (top + second)
+        cross += level * level * both_top + BEST_OF * level * share * lower
+        lower += level * (at_or_below ** (BEST_OF - 1) - below ** (BEST_OF - 1))
+        below = at_or_below
+    variance = max(0.0, square + 2 * cross - mean * mean)
+    classes = Classes(values, counts, picks, missed)
     return Expectation(classes, 2, mean + 2 * centre, variance)
+
+
+def _at_most_one_above(share: float) -> float:
+    """The chance that at most one of five draws is above a level with ``share`` at or below."""
+    return share**BEST_OF + BEST_OF * (1.0 - share) * share ** (BEST_OF - 1)
 
 
 SINGLE_DRAW: Final = frozenset({"roulette", "tournament", "rank", "truncation"})

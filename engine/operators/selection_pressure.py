@@ -101,34 +101,39 @@ def measure_selection(
     if expected is None:
         return None
     classes = expected.classes
-    # The population's mean and std from its classes (few: fitness counts conflicts).
-    mean = sum(v * c for v, c in zip(classes.values, classes.counts, strict=True)) / population
-    spread = math.sqrt(
-        sum(c * (v - mean) ** 2 for v, c in zip(classes.values, classes.counts, strict=True))
-        / population
-    )
-    chosen = fitness.take(picks)
     units = count / expected.picks_per_unit
+    # The population's mean and std (about its first value), its best and the share expected
+    # to be picked by no one, in one pass over the classes (few: fitness counts conflicts).
+    shift, best = classes.values[0], max(classes.values)
+    first = second = expected_missed = 0.0
+    best_members = 0
+    for value, members, missed in zip(classes.values, classes.counts, classes.missed, strict=True):
+        offset = value - shift
+        first += members * offset
+        second += members * offset * offset
+        expected_missed += members * missed**units
+        if value == best:
+            best_members += members
+    first, second = first / population, second / population
+    mean, spread = first + shift, math.sqrt(max(0.0, second - first * first))
+    chosen = fitness.take(picks)
     if spread > 0:
         intensity = (float(chosen.sum()) / count - mean) / spread
         expected_intensity = (expected.unit_mean / expected.picks_per_unit - mean) / spread
         intensity_spread = math.sqrt(units * expected.unit_variance) / count / spread
     else:
         intensity = expected_intensity = intensity_spread = math.nan
-    best = max(classes.values)
-    best_members = sum(c for v, c in zip(classes.values, classes.counts, strict=True) if v == best)
-    expected_missed = sum(c * m**units for c, m in zip(classes.counts, classes.missed, strict=True))
     return SelectionPressure(
         selection=selection,
         picks=count,
         intensity=intensity,
         expected_intensity=expected_intensity,
         intensity_spread=intensity_spread,
-        unselected=(population - np.count_nonzero(np.bincount(picks))) / population,
+        unselected=(population - int(np.count_nonzero(np.bincount(picks)))) / population,
         expected_unselected=expected_missed / population,
         best_ratio=expected.best_picks * units / count * population,
         measured_best_ratio=(
-            float(np.count_nonzero(chosen == best)) / best_members / (count / population)
+            int(np.count_nonzero(chosen == best)) / best_members / (count / population)
         ),
     )
 
