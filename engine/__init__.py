@@ -28,6 +28,7 @@ from engine.operators.plugins import (
     source_of,
 )
 from engine.operators.registry import fitness_shape_of
+from engine.operators.selection_pressure import SelectionPressure, pressure_words
 from engine.snapshot import GenerationStats, History, Snapshot
 from engine.stream import snapshots
 from engine.termination import stop_rules
@@ -43,6 +44,7 @@ __all__ = [
     "GeneticAlgorithm",
     "History",
     "PluginError",
+    "SelectionPressure",
     "Snapshot",
     "file_changes",
     "fitness_shape_of",
@@ -50,6 +52,7 @@ __all__ = [
     "is_plugin_name",
     "pinned_name",
     "plugin_label",
+    "pressure_words",
     "queens_of",
     "remember_recorded",
     "restrict_plugins",

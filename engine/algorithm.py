@@ -39,6 +39,7 @@ from engine.operators.greedy_start import greedy_population
 from engine.operators.local_search import LocalSearchSettings, improve_children
 from engine.operators.mutation import COUNTED_MUTATIONS, MutationSettings
 from engine.operators.registry import fitness_shape_of, mutation_of, selection_of, survivors_of
+from engine.operators.selection_pressure import measure_selection
 from engine.operators.survivors import threshold_acceptance
 from engine.run_state import RunState, as_lists, saved_values
 from engine.run_statistics import generation_record, population_diversity
@@ -325,6 +326,9 @@ class GeneticAlgorithm:
         per_couple = config.children_per_couple
         couples = -(-wanted // per_couple)
         picks = self._select(fitness, 2 * couples, self.rng, config.tournament_size)
+        self._run_state.selection = measure_selection(
+            fitness, picks, config.selection, config.tournament_size
+        )
         rate = 0.0 if self._run_state.mutating else config.crossover_rate
         crossed = self.rng.random(couples) < rate
         crossing = crossed.nonzero()[0]
@@ -430,6 +434,7 @@ class GeneticAlgorithm:
             solutions=state.solutions.boards,
             fundamental_solutions=state.solutions.fundamental_count,
             lineage=lineage,
+            selection=state.selection,
         )
 
     def state(self, *, arrays: bool = False, history: bool = True) -> dict[str, Any]:

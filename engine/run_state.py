@@ -17,6 +17,7 @@ import numpy as np
 
 from engine.arrays import FloatArray, Genomes, IntArray
 from engine.genomes.uniqueness import HashSet
+from engine.operators.selection_pressure import SelectionPressure
 from engine.snapshot import History
 from engine.solutions.archive import SolutionArchive
 
@@ -62,6 +63,8 @@ class RunState:
         solutions: Every distinct solution met, rows by column, in the order found.
         history: One row of statistics per generation (the last ones only, with a limit);
             optional in a checkpoint.
+        selection: The last generation's parent selection, measured (``None`` before the
+            first step after a start or a restore); not saved.
     """
 
     generation: int
@@ -78,6 +81,7 @@ class RunState:
     mutating: bool
     solutions: SolutionArchive = field(metadata=_saved_as(_boards))
     history: History = field(metadata=_saved_as(History.arrays, optional=True))
+    selection: SelectionPressure | None = field(default=None, metadata=_NOT_SAVED)
 
 
 def _as_is(value: Any) -> Any:

@@ -20,6 +20,7 @@ from engine.solutions.archive import KNOWN_TOTALS
 
 if TYPE_CHECKING:
     from engine.lineage.lineage import Lineage
+    from engine.operators.selection_pressure import SelectionPressure
 
 
 def read_only(array: npt.NDArray[Any]) -> npt.NDArray[Any]:
@@ -306,6 +307,9 @@ class Snapshot:
         lineage: Where each individual came from (its parents in the generation before, how
             it was made), or ``None`` when unknown: a run without lineage, or the first
             generation of a run resumed from a checkpoint (past generation 0).
+        selection: How hard the selection that picked this generation's parents (from
+            generation ``g - 1``) pressed, beside its expectation; ``None`` for generation 0
+            and for the generation a run is restored at (its selection is not kept).
     """
 
     stats: GenerationStats
@@ -321,6 +325,7 @@ class Snapshot:
     solutions: Genomes
     fundamental_solutions: int
     lineage: Lineage | None = None
+    selection: SelectionPressure | None = None
 
     @property
     def generation(self) -> int:

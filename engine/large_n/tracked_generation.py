@@ -40,6 +40,7 @@ from engine.large_n.tracked_population import (
 from engine.lineage.births import Births
 from engine.operators.conflict_draws import attacked_queens, draw_conflict_moves
 from engine.operators.registry import selection_of, survivors_of
+from engine.operators.selection_pressure import SelectionPressure, measure_selection
 from engine.run_state import RunState
 
 
@@ -53,6 +54,7 @@ class Offspring(NamedTuple):
         moves: Per child, the swap the mutation picked (made where ``moved``).
         moved: Per child, whether it mutated.
         scored: Per child, fitness and conflicts after its move.
+        selection: The parent selection, measured.
     """
 
     sources: IntArray
@@ -61,6 +63,7 @@ class Offspring(NamedTuple):
     moves: Moves
     moved: BoolArray
     scored: Scored
+    selection: SelectionPressure | None
 
 
 def tracks(config: ConfigFields) -> bool:
@@ -101,6 +104,7 @@ def tracked_generation(
     children = offspring(
         config, before, state.fitness, state.conflicts, tracked, state.rng, births, shape
     )
+    state.selection = children.selection
     state.evaluations += children.sources.shape[0]
     survive = survivors_of(config.survivor)
     survivors = survive(state.fitness, children.scored.fitness, config.elitism)
@@ -146,6 +150,7 @@ def offspring(
     per_couple = config.children_per_couple
     couples = -(-wanted // per_couple)
     picks = selection_of(config.selection)(fitness, 2 * couples, rng, config.tournament_size)
+    selection = measure_selection(fitness, picks, config.selection, config.tournament_size)
     crossed_couples = rng.random(couples) < config.crossover_rate
     crossing = crossed_couples.nonzero()[0]
     pairs = picks.reshape(couples, 2)
@@ -180,7 +185,7 @@ def offspring(
         crossed_conflicts,
     )
     return Offspring(
-        sources, crossed, crossed_lines, moves, moved, score_conflicts(known, n, shape)
+        sources, crossed, crossed_lines, moves, moved, score_conflicts(known, n, shape), selection
     )
 
 

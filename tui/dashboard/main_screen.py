@@ -241,6 +241,7 @@ class MainScreen(Screen[None]):
         self.ring.observe(algorithm, snapshot)
         self.recording.observe(algorithm, snapshot)
         self.run.variation.observe(algorithm, snapshot)
+        self.run.pressure.keep(snapshot)
 
     def open_form(self, open: bool) -> None:
         """Open or close the form's drawer, and give the board what the form leaves."""
@@ -457,6 +458,10 @@ class MainScreen(Screen[None]):
     def action_toggle_y_axis(self) -> None:
         """Chart fitness or conflicts (comparable across fitness shapes: 0 is solved)."""
         self.plot.toggle_metric()
+
+    def action_toggle_pressure(self) -> None:
+        """Chart selection pressure, measured beside its expectation (and back)."""
+        self.plot.toggle_pressure()
 
     def action_toggle_x_axis(self) -> None:
         """Plot against generations or against evaluations."""

@@ -22,6 +22,7 @@ from tui.dashboard.pictures.board_pictures import Position
 from tui.dashboard.pictures.origin import Origin, origin_of
 from tui.dashboard.runs.current_run import CurrentRun
 from tui.dashboard.runs.history_series import SERIES_DIVERSITY, thinned
+from tui.dashboard.runs.pressure_series import columns_of, shown_rows
 from tui.dashboard.runs.time_travel import TimeTravel
 from tui.dashboard.runs.travel_variation import (
     Note,
@@ -120,6 +121,8 @@ class Painter:
         self.explained: tuple[int, int, int, bool] | None = None
         """What the diversity-explained view was drawn from (see :meth:`explained_key`;
         ``None``: not drawn)."""
+        self.pressured: tuple[int, int, int] | None = None
+        """What the selection-pressure view was drawn from (see :meth:`pressure_key`)."""
         self.listed: tuple[Snapshot, int] | None = None
         """The individual whose attacking pairs are listed."""
         self.origin: tuple[tuple[Snapshot, int], Origin | None] | None = None
@@ -135,7 +138,9 @@ class Painter:
         self.table_snapshot = None
         self.plotted = -1
         self.explained = None
+        self.pressured = None
         self.run.variation.reset(self.runner.algorithm)
+        self.run.pressure.reset()
         self.plot.new_run()
 
     def redraw_chart(self) -> None:
@@ -150,14 +155,18 @@ class Painter:
         # the chart shows it.
         explained = self.plot.metric == "explained"
         self.run.variation.enabled = explained
+        pressure = self.plot.metric == "pressure"
         if self.travel is not None:
             self.travel.variation.enabled = explained
+            self.travel.pressure.enabled = pressure
         snapshot = self.run.latest
         with self._batch_update():
             self.paint_status()
             if snapshot is None or not (self.dirty or force):
                 if explained and self.explained != self.explained_key():
                     self.paint_plot()  # measured meanwhile, in the time-travel thread
+                elif pressure and self.pressured != self.pressure_key():
+                    self.paint_plot()
                 return
             algorithm = self.runner.algorithm
             if algorithm is not None:
@@ -271,6 +280,9 @@ class Painter:
             self.plot.show_explained(
                 {name: thinned(values, PLOT_POINTS) for name, values in columns.items()}, note
             )
+        if self.plot.metric == "pressure" and self.pressured != self.pressure_key():
+            self.pressured = self.pressure_key()
+            self._paint_pressure(self.pressured[2])
         if self.plotted == series.version:
             return
         self.plotted = series.version
@@ -326,6 +338,32 @@ class Painter:
             at = self.travel.position == shown
             said = measuring_note(shown) if at else unmeasured_note(shown)
         return columns, said
+
+    def pressure_key(self) -> tuple[int, int, int]:
+        """What the selection-pressure view shows depends on: the generations kept live and in
+        time travel, and the past generation shown (-1: the live run)."""
+        travel, latest = self.travel, self.run.latest
+        shown = -1
+        if travel is not None and travel.active and latest is not None:
+            shown = latest.generation
+        return (self.run.pressure.version, 0 if travel is None else travel.pressure.version, shown)
+
+    def _paint_pressure(self, shown: int) -> None:
+        """Selection pressure as the chart shows it: live, every generation kept; in the past,
+        those up to the generation shown, and why that one has no measure, if it has none."""
+        sources = [self.run.pressure]
+        if shown >= 0 and self.travel is not None:
+            sources.append(self.travel.pressure)
+        rows = shown_rows(None if shown < 0 else shown, *sources)
+        note: tuple[str, ...] | None = None
+        if shown == 0:
+            note = ("gen 0 is the first population: no one was selected yet",)
+        elif shown > 0 and (not rows or rows[-1][0] != shown):
+            said = None if self.travel is None else self.travel.pressure.said(shown)
+            note = (f"gen {shown:,}: not measured: {said}",) if said else measuring_note(shown)
+        columns = {name: thinned(values, PLOT_POINTS) for name, values in columns_of(rows).items()}
+        marked = [float(g) for g, pressure in rows if pressure.marked]
+        self.plot.show_pressure(columns, marked, rows[-1] if rows else None, note)
 
     def toggle_x_axis(self) -> None:
         """Plot against generations or against evaluations."""

@@ -12,6 +12,7 @@ from typing import Final
 
 from engine import Snapshot
 from tui.dashboard.runs.history_series import HistorySeries
+from tui.dashboard.runs.pressure_series import PressureSeries
 from tui.dashboard.runs.variation_series import VariationSeries
 
 RUN_STATES: Final = ("idle", "running", "paused", "solved", "stopped", "error")
@@ -28,6 +29,8 @@ class CurrentRun:
     """The run's history, as the charts read it."""
     variation: VariationSeries = field(default_factory=VariationSeries)
     """Diversity explained, per generation, measured in the engine thread while shown."""
+    pressure: PressureSeries = field(default_factory=PressureSeries)
+    """Selection pressure, per generation, kept from each snapshot in the engine thread."""
     state: str = "idle"
     """One of :data:`RUN_STATES`."""
     inspected: tuple[Snapshot, int] | None = None

@@ -16,6 +16,7 @@ import numpy as np
 import numpy.typing as npt
 
 from engine import Snapshot
+from tui.dashboard.runs.pressure_series import PressureSeries
 from tui.dashboard.runs.rewind import Rewinder
 from tui.dashboard.runs.travel_variation import TravelVariation
 from tui.lab.store import RunStore, StoreError
@@ -63,6 +64,8 @@ class TimeTravel:
         generation computed for an older request is no longer wanted."""
         self.variation = TravelVariation()
         """Diversity explained for the generations of the record reached (while shown)."""
+        self.pressure = PressureSeries()
+        """Selection pressure of the generations of the record reached."""
 
     @property
     def active(self) -> bool:
@@ -98,6 +101,7 @@ class TimeTravel:
         self.timeline = Timeline(store, run_id)
         self.rewinder = Rewinder(self.timeline)
         self.variation.reset(self.timeline)
+        self.pressure.reset()
         self.replay_only = replay_only
         self.leave()
 
@@ -106,6 +110,7 @@ class TimeTravel:
         self.timeline = None
         self.rewinder = None
         self.variation.reset(None)
+        self.pressure.reset()
         self.replay_only = False
         self.leave()
 

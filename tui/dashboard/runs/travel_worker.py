@@ -9,7 +9,10 @@ or the end.
 
 While the chart shows diversity explained, each generation computed is measured here too
 (:class:`~tui.dashboard.runs.travel_variation.TravelVariation`), and so is the generation shown when
-the thread has nothing else to do (the view was switched on while it is shown).
+the thread has nothing else to do (the view was switched on while it is shown). Each
+generation computed also gives its selection pressure (kept in
+:class:`~tui.dashboard.runs.pressure_series.PressureSeries`); while the chart shows it, a
+generation restored from a keyframe without it is re-stepped from the one before.
 """
 
 from __future__ import annotations
@@ -17,10 +20,12 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Callable
+from contextlib import suppress
 from dataclasses import dataclass
 from typing import Final
 
 from engine import Snapshot
+from tui.dashboard.runs.pressure_series import with_selection
 from tui.dashboard.runs.rewind import Abandoned, Rewinder
 from tui.dashboard.runs.time_travel import TimeTravel
 
@@ -121,7 +126,9 @@ class TravelWorker:
         record plays: each generation played is measured as it is computed)."""
         travel = self._travel
         shown = travel.position
-        if shown is None or travel.playing or not travel.variation.wants(shown):
+        if shown is None or travel.playing:
+            return None
+        if not (travel.variation.wants(shown) or travel.pressure.wants(shown)):
             return None
         return shown
 
@@ -134,11 +141,46 @@ class TravelWorker:
             return self._job is not None or self._ending()
 
         try:
-            variation.explain(rewinder.snapshot_at(generation, abandon), rewinder, abandon)
+            snapshot = variation.explain(
+                rewinder.snapshot_at(generation, abandon), rewinder, abandon
+            )
         except Abandoned:
             return
         except Exception as error:  # said in the chart, never tried again in a loop
             variation.give_up(rewinder, generation, str(error))
+            snapshot = None
+        with suppress(Abandoned):
+            self._measure(generation, snapshot, rewinder, abandon)
+
+    def _measure(
+        self,
+        generation: int,
+        snapshot: Snapshot | None,
+        rewinder: Rewinder,
+        abandon: Callable[[], bool],
+    ) -> Snapshot | None:
+        """Keep the selection pressure of a generation computed (re-stepped from the one
+        before if it was restored without it and the chart shows it); say why where it cannot.
+
+        Raises:
+            Abandoned: ``abandon()`` said so while re-stepping.
+        """
+        pressure = self._travel.pressure
+        try:
+            if pressure.wants(generation):
+                if snapshot is None or snapshot.selection is None:
+                    snapshot = with_selection(
+                        snapshot or rewinder.snapshot_at(generation, abandon), rewinder, abandon
+                    )
+                if snapshot.selection is None:
+                    pressure.note(generation, "its selection is not known")
+        except Abandoned:
+            raise
+        except Exception as error:  # said in the chart, never tried again in a loop
+            pressure.note(generation, str(error))
+        if snapshot is not None:
+            pressure.keep(snapshot)
+        return snapshot
 
     def _replaced(self, job: TravelJob) -> bool:
         """Whether ``job`` is no longer wanted."""
@@ -157,6 +199,7 @@ class TravelWorker:
             try:
                 snapshot = rewinder.snapshot_at(generation, abandon=abandon)
                 snapshot = self._travel.variation.explain(snapshot, rewinder, abandon)
+                snapshot = self._measure(generation, snapshot, rewinder, abandon) or snapshot
             except Abandoned:
                 return
             except Exception as error:  # a damaged record must not end the thread

@@ -7,7 +7,8 @@ are round and read differently however large the numbers (see
 :mod:`~tui.dashboard.pictures.chart_ticks`). ``c`` or a click cycles the views: fitness, conflicts
 (comparable across fitness shapes: 0 is a solution; the first view where fitness cannot be
 told apart, as pairs fitness at large N), and diversity explained (see
-:mod:`~tui.dashboard.pictures.explained_figures`).
+:mod:`~tui.dashboard.pictures.explained_figures`). ``i`` shows selection pressure (see
+:mod:`~tui.dashboard.widgets.pressure_chart`) and back.
 """
 
 from __future__ import annotations
@@ -25,8 +26,10 @@ from textual.reactive import reactive
 from textual.strip import Strip
 from textual.widget import Widget
 
+from engine import SelectionPressure
 from tui.dashboard.pictures.chart_ticks import compact_number, indistinct, left_axis, origin_text
 from tui.dashboard.pictures.explained_figures import ExplainedFigures, Piece
+from tui.dashboard.pictures.pressure_figures import PressureFigures
 from tui.dashboard.terminal import draws_ascii
 from tui.dashboard.widgets.braille_lines import (
     BRAILLE_COLUMN,
@@ -35,6 +38,7 @@ from tui.dashboard.widgets.braille_lines import (
     measured_runs,
     plot_line,
 )
+from tui.dashboard.widgets.pressure_chart import draw_pressure
 
 STYLES: Final = {
     "best": LineStyle("#5fd75f", "━", 1, 1),
@@ -52,6 +56,11 @@ STYLES: Final = {
     "mutation improved": LineStyle("#5fd75f", "╍", 4, 6),
     "crossover worse": LineStyle("#ff5f5f", "━", 1, 1),
     "mutation worse": LineStyle("#ff5f5f", "╍", 4, 6),
+    # Selection pressure: measured (solid) against expected (dashed).
+    "measured": LineStyle("#5fd75f", "━", 1, 1),
+    "expected": LineStyle("#5fd7ff", "╍", 4, 6),
+    "unpicked": LineStyle("#ffaf5f", "━", 1, 1),
+    "expected unpicked": LineStyle("#a8a8a8", "╍", 4, 6),
 }
 """Line styles by series; in each view, the lines listed last are drawn on top."""
 ASCII_DOTTED: Final = ":"
@@ -87,7 +96,8 @@ class FitnessPlot(Widget):
     COMPONENT_CLASSES: ClassVar[set[str]] = {"fitness-plot--axis"}
 
     metric: reactive[str] = reactive("fitness")
-    """The view: ``fitness``, ``conflicts`` or ``explained`` (diversity explained)."""
+    """The view: ``fitness``, ``conflicts``, ``explained`` (diversity explained) or
+    ``pressure`` (selection pressure)."""
 
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
@@ -104,6 +114,9 @@ class FitnessPlot(Widget):
         self._opened = False
         self.explained = ExplainedFigures()
         """The diversity-explained view's data and drawing."""
+        self.pressure = PressureFigures()
+        """The selection-pressure view's data."""
+        self._before_pressure = "fitness"
 
     def show(
         self,
@@ -146,6 +159,28 @@ class FitnessPlot(Widget):
             self._lines = None
             self.refresh()
 
+    def show_pressure(
+        self,
+        columns: Mapping[str, Sequence[float]],
+        marked: Sequence[float],
+        latest: tuple[int, SelectionPressure] | None,
+        note: Sequence[str] | None = None,
+    ) -> None:
+        """New data for the selection-pressure view, already thinned (see
+        :meth:`~tui.dashboard.pictures.pressure_figures.PressureFigures.update`)."""
+        self.pressure.update(columns, marked, latest, note)
+        if self.metric == "pressure":
+            self._lines = None
+            self.refresh()
+
+    def toggle_pressure(self) -> None:
+        """Selection pressure, or back to the view shown before it."""
+        self._chosen = True
+        if self.metric == "pressure":
+            self.metric = self._before_pressure
+        else:
+            self._before_pressure, self.metric = self.metric, "pressure"
+
     def new_run(self) -> None:
         """A new run: open it on fitness again, or on conflicts where fitness cannot be told
         apart (unless the view was chosen with ``c``)."""
@@ -175,6 +210,8 @@ class FitnessPlot(Widget):
         """The next view: fitness, conflicts, diversity explained (the choice then holds for
         later runs too)."""
         self._chosen = True
+        if self.metric == "pressure":  # back to where ``i`` came from, then on
+            self.metric = self._before_pressure
         self.metric = METRICS[(METRICS.index(self.metric) + 1) % len(METRICS)]
 
     def watch_metric(self) -> None:
@@ -223,6 +260,8 @@ class FitnessPlot(Widget):
     def _draw(self, width: int, height: int) -> list[Strip]:
         if self.metric == "explained":
             return self._draw_explained(width, height)
+        if self.metric == "pressure":
+            return draw_pressure(self, width, height)
         base = self.rich_style
         axis = base + self.get_component_rich_style("fitness-plot--axis", partial=True)
         series = self.plotted_series()
@@ -401,7 +440,7 @@ class FitnessPlot(Widget):
 
     def _x_range(self) -> tuple[float, float]:
         """The first and last x of the view shown (a span of 1 at least)."""
-        x = self.explained.x if self.metric == "explained" else self._x
+        x = {"explained": self.explained.x, "pressure": self.pressure.x}.get(self.metric, self._x)
         x0 = float(x[0]) if x.size else 0.0
         return x0, max(float(x[-1]) if x.size else 0.0, x0 + 1)
 
