@@ -41,6 +41,7 @@ from engine.operators.local_search import LocalSearchSettings, improve_children
 from engine.operators.mutation import COUNTED_MUTATIONS, MUTATIONS, MutationSettings
 from engine.operators.selection import SELECTIONS
 from engine.operators.survivors import SURVIVORS, threshold_acceptance
+from engine.operators.takeover_start import one_best_population
 from engine.run_state import RunState, as_lists, saved_values
 from engine.snapshot import GenerationStats, History, Snapshot, read_only
 from engine.solutions.archive import SolutionArchive, rows_by_column
@@ -87,6 +88,8 @@ class GeneticAlgorithm:
         started = time.perf_counter()
         if config.greedy_start:
             population = greedy_population(config.population, config.n, rng)
+        elif config.one_best:
+            population = one_best_population(config.population, config.n)
         else:
             population = self.encoding.random_population(config.population, config.n, rng)
         scored = self._evaluate(population, config.n, self.encoding, self.shape)
@@ -389,9 +392,10 @@ class GeneticAlgorithm:
         if per_couple == 1:
             children, known = population[pairs[:, 0]], conflicts[pairs[:, 0]]
             if crossing.size:
-                crossed_one, _ = births.cross(
-                    config.crossover, children[crossing], population[pairs[crossing, 1]], self.rng
-                )
+                mates = population[pairs[crossing, 1]]
+                if config.headless_chicken:
+                    mates = self._random_mates(crossing.size)
+                crossed_one, _ = births.cross(config.crossover, children[crossing], mates, self.rng)
                 children[crossing], known[crossing] = crossed_one, -1
             return children[:wanted], known[:wanted]
         rows = pairs.reshape(-1)
@@ -400,6 +404,11 @@ class GeneticAlgorithm:
         # into a hidden temporary and copies that into ``out``.
         children = np.take(population, rows, axis=0, out=slot, mode="clip")
         known = conflicts.take(rows)
+        if crossing.size and config.headless_chicken:
+            # Jones's headless chicken: the second parent's copy gives way to a random genome.
+            children.reshape(-1, 2, children.shape[1])[crossing, 1] = self._random_mates(
+                crossing.size
+            )
         if crossing.size and config.crossover == "cycle" and config.n >= COMPILED_CYCLE_FROM:
             # Large boards: the couples' copies become their children where they are.
             from engine.compiled.cycle_kernel import cycle_crossover_in_place
@@ -419,6 +428,11 @@ class GeneticAlgorithm:
             couple_children[crossing, 0], couple_children[crossing, 1] = crossed_one, crossed_two
             known.reshape(-1, 2)[crossing] = -1
         return children[:wanted], known[:wanted]
+
+    def _random_mates(self, count: int) -> Genomes:
+        """``count`` fresh uniformly random genomes, the second parents of a headless chicken's
+        crossovers (Jones 1995): what is left of crossover when the population has no say."""
+        return self.encoding.random_population(count, self.config.n, self.rng)
 
     def _harvest(
         self, population: Genomes, scored: Scored, new: BoolArray | None = None
