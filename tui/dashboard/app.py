@@ -41,6 +41,7 @@ from tui.dashboard.repeated_notices import RepeatedNotices
 from tui.dashboard.runs.showcase import SHOWCASE, SHOWCASE_SPEED
 from tui.dashboard.runs.stop_rule import with_stop_rule
 from tui.dashboard.screens import RaceScreen, SolutionsScreen
+from tui.dashboard.screens.lessons import LessonsScreen
 from tui.dashboard.screens.race_choice import RaceChoice
 from tui.dashboard.screens.too_small import TooSmallScreen
 from tui.dashboard.terminal import ASCII_CLASS, SIXTEEN_COLOURS_CLASS
@@ -180,6 +181,10 @@ class QueensApp(App[None]):
         """Textual's filters, and in ASCII mode the one that makes every character ASCII."""
         filters = super().get_line_filters()
         return [*filters, self._ascii_filter] if self.ascii else filters
+
+    def action_lessons(self) -> None:
+        """Open the lessons (``L``): classic GA results measured beside their formulas."""
+        self.push_screen(LessonsScreen())
 
     def action_command_palette(self) -> None:
         """Open the palette, with a prompt every terminal and browser can draw."""

@@ -66,6 +66,7 @@ def rows(population: int, seeds: int, results: Results) -> list[Row]:
         made.append(
             {
                 "label": label,
+                "measured": solved / len(runs),
                 "solved": solved / len(runs),
                 "low": low,
                 "high": high,
