@@ -46,6 +46,11 @@ def test_an_unknown_lesson_is_refused_naming_every_lesson(
         (["hill-climbing", "--population", "10"], ["population", "hill-climbing"]),
         (["drift", "--workers", "0"], ["workers", "0"]),
         (["drift", "--scheduler", "nowhere"], ["scheduler", "nowhere"]),
+        (["drift", "--store", "x.sqlite3"], ["store", "x.sqlite3", "--record-runs"]),
+        (
+            ["drift", "--record-runs", "--scheduler", "tcp://127.0.0.1:9"],
+            ["record-runs", "local workers only"],
+        ),
     ],
 )
 def test_bad_flags_are_refused_with_one_line(

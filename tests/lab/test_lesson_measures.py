@@ -149,3 +149,33 @@ def test_a_lesson_is_the_same_in_any_order_of_results() -> None:
     forward = lesson_document(LESSONS["drift"], 20, 3, InProcess())
     backward = lesson_document(LESSONS["drift"], 20, 3, Reversed())
     assert forward == backward
+
+
+def test_recorded_lesson_runs_are_ordinary_records_that_replay(tmp_path, capsys) -> None:  # type: ignore[no-untyped-def]
+    from tui.cli.command_line import main
+    from tui.lab.lessons.runs import Recording
+    from tui.lab.store import RunStore
+
+    path = str(tmp_path / "runs.sqlite3")
+    recorded = lesson_document(LESSONS["drift"], 12, 2, InProcess(), recording=Recording(path, ""))
+    assert recorded == lesson_document(LESSONS["drift"], 12, 2, InProcess())
+    with RunStore.open(path) as store:
+        runs = store.runs()
+    assert sorted(run.label or "" for run in runs) == [
+        "lesson drift: no crossover",
+        "lesson drift: no crossover",
+        "lesson drift: ox",
+        "lesson drift: ox",
+    ]
+    horizon = recorded["rows"][7]["generation"]
+    assert {run.status for run in runs} == {"finished"}
+    assert {run.generations for run in runs} == {horizon}
+    # The record replays: its last generation re-stepped from a keyframe, checked against the
+    # recorded statistics, and its diversity is the one the lesson measured.
+    first = min(runs, key=lambda run: run.id)
+    capsys.readouterr()
+    assert main(["show", str(first.id), "--generation", "5", "--json", "--store", path]) == 0
+    shown = json.loads(capsys.readouterr().out)
+    population = np.array(shown["population"])
+    measured = measure_drift(neutral(12), first.seed, 5)["diversity"][5]
+    assert column_diversity(population, 8) == pytest.approx(measured)

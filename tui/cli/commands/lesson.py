@@ -21,6 +21,7 @@ from tui.cli.sweep_running import (
     terminate_raises,
     worker_count,
 )
+from tui.lab.lessons.runs import Recording
 from tui.lab.sweep.held_signals import signals_held
 
 LESSON_NAMES: Final = (
@@ -72,6 +73,12 @@ def add_parser(commands: argparse._SubParsersAction) -> None:  # type: ignore[ty
         metavar="SECONDS",
         help="seconds to wait for the Dask scheduler (default 10)",
     )
+    parser.add_argument(
+        "--record-runs",
+        action="store_true",
+        help="record every engine run in the store (local workers only; queens runs lists them)",
+    )
+    parser.add_argument("--store", default=None, metavar="PATH", help="the run store file")
     output = parser.add_mutually_exclusive_group()
     output.add_argument("--json", action="store_true", help="print one JSON document")
     output.add_argument("--csv", action="store_true", help="print one CSV line per row")
@@ -98,6 +105,32 @@ def count(flag: str, text: str | None, least: int, most: int) -> int | None:
     return value
 
 
+def recording_of(args: argparse.Namespace) -> Recording | None:
+    """Where ``--record-runs`` records the runs: the store, made if need be (each arm's runs
+    labelled ``lesson NAME: ARM``).
+
+    Raises:
+        ConfigError: With ``--scheduler`` (Dask workers cannot write this machine's store), or
+            on a store that cannot be opened.
+    """
+    if not args.record_runs:
+        if args.store is not None:
+            raise ConfigError("store", args.store, "only --record-runs writes to a store")
+        return None
+    if args.scheduler is not None:
+        raise ConfigError(
+            "record-runs", True, "local workers only: Dask workers cannot write to this store"
+        )
+    from tui.lab.store import RunStore, StoreError
+
+    try:
+        with RunStore.open(args.store) as store:
+            path = str(store.path)
+    except StoreError as error:
+        raise ConfigError("store", args.store or "default", str(error)) from None
+    return Recording(path, "")
+
+
 def run(args: argparse.Namespace) -> int:
     """Handle ``queens lesson``."""
     name = lesson_name(args.name)
@@ -117,7 +150,9 @@ def run(args: argparse.Namespace) -> int:
         raise ConfigError("seeds", seeds, f"the {name} lesson enumerates: it has no seeds")
     workers = worker_count(args.workers, args.force_workers)
     timeout = connect_timeout(args.connect_timeout)
-    jobs = len(lesson.jobs(population or lesson.population or 0, seeds or lesson.seeds or 0))
+    recording = recording_of(args)
+    planned = lesson.jobs(population or lesson.population or 0, seeds or lesson.seeds or 0, None)
+    jobs = len(planned)
     with terminate_raises():
         backend = (
             LocalPool(min(workers, max(1, jobs)), preload=PRELOAD)
@@ -127,7 +162,9 @@ def run(args: argparse.Namespace) -> int:
         print(f"queens: lesson {name}: {jobs:,} runs on {backend.describe()}", file=sys.stderr)
         try:
             with SweepProgressBar(f"lesson {name}") as progress:
-                document = lesson_document(lesson, population, seeds, backend, progress.update)
+                document = lesson_document(
+                    lesson, population, seeds, backend, progress.update, recording
+                )
         except KeyboardInterrupt as stop:
             word = "terminated" if isinstance(stop, Terminated) else "interrupted"
             print(f"queens: {word}; the lesson's runs are not kept", file=sys.stderr)

@@ -79,7 +79,9 @@ class LessonsScreen(ModalScreen[None]):
     def _start_runs(self) -> None:
         lesson = self.slideshow.lesson
         population, seeds = self.slideshow.size()
-        planned = len(lesson.jobs(population or lesson.population or 0, seeds or lesson.seeds or 0))
+        planned = len(
+            lesson.jobs(population or lesson.population or 0, seeds or lesson.seeds or 0, None)
+        )
         self.slideshow.started(planned)
 
         def progress(done: int, total: int) -> None:

@@ -16,10 +16,9 @@ import statistics
 from collections.abc import Mapping
 from typing import Any, Final
 
-from engine import GeneticAlgorithm
 from tui.lab.lessons import theory
-from tui.lab.lessons.lesson import Lesson, LessonJob, Results, Row, job_key
-from tui.lab.lessons.runs import checked, column_diversity, neutral
+from tui.lab.lessons.lesson import Lesson, LessonJob, Results, Row, job_key, recording_of
+from tui.lab.lessons.runs import Recording, column_diversity, lesson_run, neutral
 from tui.lab.sweep.job import Job
 
 ARMS: Final[tuple[tuple[str, dict[str, Any]], ...]] = (
@@ -32,32 +31,36 @@ ROWS_PER_ARM: Final = 8
 """Generations shown per arm, evenly spaced up to the horizon."""
 
 
-def measure_drift(fields: Mapping[str, Any], seed: int, generations: int) -> dict[str, Any]:
+def measure_drift(
+    fields: Mapping[str, Any], seed: int, generations: int, recording: Recording | None = None
+) -> dict[str, Any]:
     """The column diversity of a drift run, generation 0 to ``generations``.
 
     Returns:
         ``diversity``: one value per generation, and ``unique``: the share of distinct boards.
     """
-    algorithm = GeneticAlgorithm(checked(dict(fields), seed), lineage=False)
-    snapshot = algorithm.snapshot
-    n = snapshot.n
-    diversity = [column_diversity(snapshot.population, n)]
-    unique = [snapshot.stats.unique_fraction]
-    for _ in range(generations):
-        snapshot = algorithm.step()
-        diversity.append(column_diversity(snapshot.population, n))
-        unique.append(snapshot.stats.unique_fraction)
+    with lesson_run(fields, seed, recording) as run:
+        snapshot = run.snapshot
+        n = snapshot.n
+        diversity = [column_diversity(snapshot.population, n)]
+        unique = [snapshot.stats.unique_fraction]
+        for _ in range(generations):
+            snapshot = run.step()
+            diversity.append(column_diversity(snapshot.population, n))
+            unique.append(snapshot.stats.unique_fraction)
     return {"diversity": diversity, "unique": unique}
 
 
-def jobs(population: int, seeds: int) -> list[LessonJob]:
+def jobs(population: int, seeds: int, recording: Recording | None = None) -> list[LessonJob]:
     """Each arm on every seed, up to the generation where theory falls to 0.2 H0."""
     horizon = theory.drift_horizon(population)
     made = []
     for label, changes in ARMS:
         fields = neutral(population, **changes)
+        where = recording_of(recording, "drift", label)
         for seed in range(seeds):
-            job = Job(job_key("drift", label, seed), measure_drift, (fields, seed, horizon))
+            arguments = (fields, seed, horizon, where)
+            job = Job(job_key("drift", label, seed), measure_drift, arguments)
             made.append(LessonJob(label, seed, job))
     return made
 

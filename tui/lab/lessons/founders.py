@@ -17,17 +17,18 @@ from typing import Any, Final
 
 import numpy as np
 
-from engine import GeneticAlgorithm
 from tui.lab.lessons import theory
-from tui.lab.lessons.lesson import Lesson, LessonJob, Results, Row, job_key
-from tui.lab.lessons.runs import checked, neutral
+from tui.lab.lessons.lesson import Lesson, LessonJob, Results, Row, job_key, recording_of
+from tui.lab.lessons.runs import Recording, lesson_run, neutral
 from tui.lab.sweep.job import Job
 
 GENERATIONS_PER_INDIVIDUAL: Final = 40
 """A run gives up after this many generations per individual (the mean is 2)."""
 
 
-def measure_founders(fields: Mapping[str, Any], seed: int) -> dict[str, Any]:
+def measure_founders(
+    fields: Mapping[str, Any], seed: int, recording: Recording | None = None
+) -> dict[str, Any]:
     """Step a drift run with its lineage until one founder is left.
 
     Returns:
@@ -35,27 +36,32 @@ def measure_founders(fields: Mapping[str, Any], seed: int) -> dict[str, Any]:
         generation 0 (``None`` if the run gave up), and ``founders``: how many founders each
         generation still had.
     """
-    algorithm = GeneticAlgorithm(checked(dict(fields), seed), lineage=True)
-    size = algorithm.snapshot.population.shape[0]
-    founder = np.arange(size)
-    left = [size]
-    while left[-1] > 1 and len(left) <= GENERATIONS_PER_INDIVIDUAL * size:
-        lineage = algorithm.step().lineage
-        if lineage is None:  # every stepped generation has one when the run keeps them
-            raise RuntimeError("founders: the run kept no lineage")
-        founder = founder[lineage.first_parents]
-        left.append(int(np.unique(founder).size))
+    with lesson_run(fields, seed, recording, lineage=True) as run:
+        size = run.snapshot.population.shape[0]
+        founder = np.arange(size)
+        left = [size]
+        while left[-1] > 1 and len(left) <= GENERATIONS_PER_INDIVIDUAL * size:
+            lineage = run.step().lineage
+            if lineage is None:  # every stepped generation has one when the run keeps them
+                raise RuntimeError("founders: the run kept no lineage")
+            founder = founder[lineage.first_parents]
+            left.append(int(np.unique(founder).size))
     return {"generations": len(left) - 1 if left[-1] == 1 else None, "founders": left}
 
 
-def jobs(population: int, seeds: int) -> list[LessonJob]:
+def jobs(population: int, seeds: int, recording: Recording | None = None) -> list[LessonJob]:
     """The drift setting, with its lineage, on every seed."""
     fields = neutral(population)
+    where = recording_of(recording, "founders", "generational")
     return [
         LessonJob(
             "generational",
             seed,
-            Job(job_key("founders", "generational", seed), measure_founders, (fields, seed)),
+            Job(
+                job_key("founders", "generational", seed),
+                measure_founders,
+                (fields, seed, where),
+            ),
         )
         for seed in range(seeds)
     ]

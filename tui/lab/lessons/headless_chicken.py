@@ -17,7 +17,8 @@ from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
 from engine.config.presets import PRESETS
-from tui.lab.lessons.lesson import Lesson, LessonJob, Results, Row, job_key
+from tui.lab.lessons.lesson import Lesson, LessonJob, Results, Row, job_key, recording_of
+from tui.lab.lessons.runs import Recording
 from tui.lab.sweep.job import Job
 from tui.lab.sweep.report import wilson_interval
 from tui.lab.sweep.task import run_task
@@ -38,13 +39,16 @@ def arm_fields(population: int, changes: Mapping[str, Any]) -> dict[str, Any]:
     return {**PRESETS[PRESET].values(), "population": population, **changes}
 
 
-def jobs(population: int, seeds: int) -> list[LessonJob]:
+def jobs(population: int, seeds: int, recording: Recording | None = None) -> list[LessonJob]:
     """Each arm on every seed, as a sweep runs them (:func:`~tui.lab.sweep.task.run_task`)."""
     made = []
     for label, changes in ARMS:
         fields = arm_fields(population, changes)
+        where = recording_of(recording, "headless-chicken", label)
+        store, name = (where.store, where.label) if where is not None else (None, None)
         for seed in range(seeds):
-            job = Job(job_key("headless-chicken", label, seed), run_task, (fields, seed))
+            arguments = (fields, seed, store, name)
+            job = Job(job_key("headless-chicken", label, seed), run_task, arguments)
             made.append(LessonJob(label, seed, job))
     return made
 

@@ -18,6 +18,7 @@ import numpy.typing as npt
 
 from tui.lab.lessons import theory
 from tui.lab.lessons.lesson import Lesson, LessonJob, Results, Row, job_key
+from tui.lab.lessons.runs import Recording
 from tui.lab.sweep.job import Job
 
 QUEENS: Final = 8
@@ -105,9 +106,9 @@ def measure_hill_climbing(seed: int, starts: int, sideways: int) -> dict[str, An
     return climb(boards, sideways, rng)
 
 
-def jobs(population: int, seeds: int) -> list[LessonJob]:
+def jobs(population: int, seeds: int, recording: Recording | None = None) -> list[LessonJob]:
     """``seeds`` starts in chunks of :data:`CHUNK`, one seed a chunk, for each arm (the same
-    starts in both arms)."""
+    starts in both arms; its own climber, not an engine run: nothing to record)."""
     made = []
     for sideways in SIDEWAYS:
         arm = f"sideways {sideways}"

@@ -22,6 +22,7 @@ import numpy as np
 import numpy.typing as npt
 
 from tui.lab.lessons.lesson import Lesson, LessonJob, Results, Row, job_key
+from tui.lab.lessons.runs import Recording
 from tui.lab.sweep.job import Job
 
 LARGEST_N: Final = 9
@@ -200,8 +201,8 @@ def measure_landscape(n: int) -> dict[str, Any]:
     }
 
 
-def jobs(population: int, seeds: int) -> list[LessonJob]:
-    """One job per board size."""
+def jobs(population: int, seeds: int, recording: Recording | None = None) -> list[LessonJob]:
+    """One job per board size (no engine run: nothing to record)."""
     return [
         LessonJob(f"n={n}", n, Job(job_key("landscape", f"n={n}", n), measure_landscape, (n,)))
         for n in SIZES

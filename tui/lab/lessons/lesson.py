@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, NamedTuple
 
+from tui.lab.lessons.runs import Recording
 from tui.lab.sweep.job import Job
 
 Row = dict[str, Any]
@@ -42,7 +43,7 @@ class Lesson(NamedTuple):
         population: Its default population (``None``: it has none).
         seeds: Its default seeds (``None``: it has none).
         seeds_meaning: What ``--seeds`` counts (``seeds``, ``starts``).
-        jobs: Its runs for a population and a number of seeds.
+        jobs: Its runs for a population and a number of seeds, recorded where asked.
         rows: Its rows from the results.
     """
 
@@ -53,8 +54,16 @@ class Lesson(NamedTuple):
     population: int | None
     seeds: int | None
     seeds_meaning: str
-    jobs: Callable[[int, int], list[LessonJob]]
+    jobs: Callable[[int, int, Recording | None], list[LessonJob]]
     rows: Callable[[int, int, Results], list[Row]]
+
+
+def recording_of(recording: Recording | None, lesson: str, arm: str) -> Recording | None:
+    """Where an arm's runs are recorded: the store asked for, the label naming the lesson and
+    the arm (``lesson drift: ox``) unless one was given."""
+    if recording is None:
+        return None
+    return Recording(recording.store, recording.label or f"lesson {lesson}: {arm}")
 
 
 def job_key(lesson: str, arm: str, seed: int) -> str:

@@ -13,6 +13,7 @@ from collections.abc import Callable, Iterable, Mapping
 from typing import Any, Protocol, TypeVar
 
 from tui.lab.lessons.lesson import Lesson, LessonJob, Results
+from tui.lab.lessons.runs import Recording
 from tui.lab.sweep.job import Job
 
 WorkT = TypeVar("WorkT")
@@ -47,9 +48,11 @@ def lesson_results(
     seeds: int,
     backend: Backend,
     on_progress: Callable[[int, int], None] | None = None,
+    recording: Recording | None = None,
 ) -> Results:
-    """Run a lesson's jobs; their results by arm, in seed order whatever order they came in."""
-    planned = lesson.jobs(population, seeds)
+    """Run a lesson's jobs; their results by arm, in seed order whatever order they came in.
+    With ``recording``, each engine run is recorded in that store as it goes."""
+    planned = lesson.jobs(population, seeds, recording)
     arrived: dict[tuple[str, int], Mapping[str, Any]] = {}
 
     def keep(work: LessonJob, result: dict[str, Any]) -> None:
@@ -70,11 +73,12 @@ def lesson_document(
     seeds: int | None,
     backend: Backend,
     on_progress: Callable[[int, int], None] | None = None,
+    recording: Recording | None = None,
 ) -> dict[str, Any]:
     """Run a lesson and make its document (its defaults where ``None`` is given)."""
     size = population if population is not None else lesson.population
     count = seeds if seeds is not None else lesson.seeds
-    results = lesson_results(lesson, size or 0, count or 0, backend, on_progress)
+    results = lesson_results(lesson, size or 0, count or 0, backend, on_progress, recording)
     return {
         "lesson": lesson.name,
         "population": size,

@@ -8,11 +8,13 @@ tie) and each child is a copy of a uniformly chosen parent: the Wright-Fisher mo
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
+from typing import Any, NamedTuple
 
 import numpy as np
 
-from engine import Config
+from engine import Config, GeneticAlgorithm, Snapshot
 from engine.arrays import FloatArray, Genomes
 
 LESSON_N = 8
@@ -42,6 +44,55 @@ def neutral(population: int, **fields: Any) -> dict[str, Any]:
 def checked(fields: dict[str, Any], seed: int) -> Config:
     """The engine's config of a lesson's run (checked by its rules)."""
     return Config.from_mapping({**fields, "seed": seed})
+
+
+class Recording(NamedTuple):
+    """Where a lesson's runs are recorded: a run store's path, and the runs' label."""
+
+    store: str
+    label: str
+
+
+class LessonRun:
+    """One seeded run of a lesson, stepped by the lesson, recorded when asked."""
+
+    def __init__(self, algorithm: GeneticAlgorithm, recorder: Any = None) -> None:
+        self.algorithm = algorithm
+        self._recorder = recorder
+
+    @property
+    def snapshot(self) -> Snapshot:
+        """The latest snapshot."""
+        return self.algorithm.snapshot
+
+    def step(self) -> Snapshot:
+        """One generation, recorded when the run is."""
+        snapshot = self.algorithm.step()
+        if self._recorder is not None:
+            self._recorder.record(snapshot)
+        return snapshot
+
+
+@contextmanager
+def lesson_run(
+    fields: Mapping[str, Any], seed: int, recording: Recording | None, lineage: bool = False
+) -> Iterator[LessonRun]:
+    """A lesson's run of ``fields`` on ``seed``; with ``recording``, every generation it steps
+    is recorded in that store (``queens runs`` lists it, ``queens replay`` plays it back)."""
+    algorithm = GeneticAlgorithm(checked(dict(fields), seed), lineage=lineage or bool(recording))
+    if recording is None:
+        yield LessonRun(algorithm)
+        return
+    from tui.lab.recorder import Recorder
+    from tui.lab.store import RunStore
+
+    with RunStore.open(recording.store) as store:
+        recorder = Recorder(store, algorithm, label=recording.label)
+        try:
+            yield LessonRun(algorithm, recorder)
+        finally:
+            # The lesson, not a stop rule, ends the run: its record is whole to there.
+            recorder.close("finished", keyframe=True)
 
 
 def column_diversity(population: Genomes, n: int) -> float:

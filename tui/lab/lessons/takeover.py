@@ -13,10 +13,9 @@ import statistics
 from collections.abc import Mapping
 from typing import Any, Final
 
-from engine import GeneticAlgorithm
 from tui.lab.lessons import theory
-from tui.lab.lessons.lesson import Lesson, LessonJob, Results, Row, job_key
-from tui.lab.lessons.runs import checked, selection_only
+from tui.lab.lessons.lesson import Lesson, LessonJob, Results, Row, job_key, recording_of
+from tui.lab.lessons.runs import Recording, lesson_run, selection_only
 from tui.lab.sweep.job import Job
 
 ARMS: Final[tuple[tuple[str, dict[str, Any]], ...]] = (
@@ -44,25 +43,27 @@ def takeover_fields(population: int, selection: Mapping[str, Any], elitism: int)
     )
 
 
-def measure_takeover(fields: Mapping[str, Any], seed: int) -> dict[str, Any]:
+def measure_takeover(
+    fields: Mapping[str, Any], seed: int, recording: Recording | None = None
+) -> dict[str, Any]:
     """Step a takeover run until the best fills the population or is lost.
 
     Returns:
         ``generations`` (at the end), ``lost`` (whether the best left the population) and
         ``copies`` (the best's copies in each generation, from generation 0).
     """
-    algorithm = GeneticAlgorithm(checked(dict(fields), seed), lineage=False)
-    fitness = algorithm.snapshot.fitness
-    best = float(fitness.max())
-    copies = [int((fitness == best).sum())]
-    size = fitness.shape[0]
-    limit = 100 * size
-    while 0 < copies[-1] < size and len(copies) <= limit:
-        copies.append(int((algorithm.step().fitness == best).sum()))
+    with lesson_run(fields, seed, recording) as run:
+        fitness = run.snapshot.fitness
+        best = float(fitness.max())
+        copies = [int((fitness == best).sum())]
+        size = fitness.shape[0]
+        limit = 100 * size
+        while 0 < copies[-1] < size and len(copies) <= limit:
+            copies.append(int((run.step().fitness == best).sum()))
     return {"generations": len(copies) - 1, "lost": copies[-1] == 0, "copies": copies}
 
 
-def jobs(population: int, seeds: int) -> list[LessonJob]:
+def jobs(population: int, seeds: int, recording: Recording | None = None) -> list[LessonJob]:
     """Each selection's runs, with elitism 1 and 0, on every seed."""
     made = []
     for label, selection in ARMS:
@@ -70,7 +71,8 @@ def jobs(population: int, seeds: int) -> list[LessonJob]:
             fields = takeover_fields(population, selection, elitism)
             for seed in range(seeds):
                 arm = label + suffix
-                job = Job(job_key("takeover", arm, seed), measure_takeover, (fields, seed))
+                where = recording_of(recording, "takeover", arm)
+                job = Job(job_key("takeover", arm, seed), measure_takeover, (fields, seed, where))
                 made.append(LessonJob(arm, seed, job))
     return made
 
