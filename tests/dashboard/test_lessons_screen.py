@@ -78,3 +78,18 @@ async def test_space_runs_a_lesson_and_shows_its_rows_beside_the_theory(wait_for
         assert screen.slideshow.progress is None
         await pilot.press("space")
         assert screen.slideshow.step_name == "rows"
+
+
+async def test_the_landscape_places_the_live_population(wait_for: WaitFor) -> None:
+    app = QueensApp(CONFIG, frozen_clock=True)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.press("n")  # one generation of the form's run: N = 8, 20 boards
+        await wait_for(pilot, lambda: app.main_screen.run.latest is not None, "a generation")
+        await pilot.press("L")
+        screen = lessons(app)
+        screen.slideshow.lesson_index = list(screen.slideshow.names).index("landscape")
+        screen.slideshow.documents["landscape"] = {"population": None, "seeds": None, "rows": []}
+        screen.slideshow.step = 2
+        screen.show()
+        await wait_for(pilot, lambda: bool(screen.slideshow.placed), "the live run placed")
+        assert "The live run's 20 boards (N = 8)" in body(app)

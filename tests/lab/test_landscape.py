@@ -112,3 +112,27 @@ def test_mean_cost_is_two_n_minus_one_over_three(n: int) -> None:
 def test_sizes_past_the_largest_are_refused() -> None:
     with pytest.raises(ValueError, match=r"N = 1\.\.9"):
         landscape.landscape(10)
+
+
+def test_a_population_is_placed_on_its_landscape() -> None:
+    land = landscape.landscape(6)
+    boards = [tuple(b) for b in land.boards.tolist()]
+    pairs = list(itertools.combinations(range(6), 2))
+    solution = next(k for k, b in enumerate(boards) if cost_of(b) == 0)
+    trap = next(
+        k
+        for k, b in enumerate(boards)
+        if cost_of(b) > 0 and all(cost_of(swapped(b, i, j)) >= cost_of(b) for i, j in pairs)
+    )
+    rows = np.array([0, solution, trap, 719, trap])
+    placed = landscape.population_on_landscape(land.boards[rows])
+    assert (landscape.ranks_of(land.boards) == np.arange(720)).all()
+    costs = [cost_of(tuple(board)) for board in land.boards[rows].tolist()]
+    assert placed["size"] == 5
+    assert placed["solved"] == sum(c == 0 for c in costs) / 5
+    trapped = [
+        c > 0 and all(cost_of(swapped(tuple(b), i, j)) >= c for i, j in pairs)
+        for b, c in zip(land.boards[rows].tolist(), costs, strict=True)
+    ]
+    assert placed["weak_minima"] == sum(trapped) / 5 == 2 / 5
+    assert placed["solved"] == 1 / 5

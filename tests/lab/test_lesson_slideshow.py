@@ -54,3 +54,19 @@ def test_a_verdict_is_a_line_of_its_own() -> None:
     lines = show.lines()
     assert "Crossover acts as a macromutation here." in lines
     assert lines[lines.index("Crossover acts as a macromutation here.") - 1] == ""
+
+
+def test_the_live_population_is_said_beside_the_landscape_s_rows() -> None:
+    show = Slideshow(lesson_index=list(LESSONS).index("landscape"), step=2)
+    show.documents["landscape"] = {"population": None, "seeds": None, "rows": []}
+    assert show.wants_placing()
+    show.placed = {}  # being placed: nothing said yet
+    assert not any("live run" in line for line in show.lines())
+    show.placed = {"n": 8, "size": 40, "solved": 0.05, "weak_minima": 0.25, "fdc_swap": 0.41}
+    assert (
+        "The live run's 40 boards (N = 8): 5% solved, 25% in weak minima, FDC with swaps 0.41."
+        in (show.lines())
+    )
+    show.next_lesson()
+    show.previous_lesson()
+    assert show.placed is None

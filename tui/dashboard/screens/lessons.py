@@ -8,8 +8,8 @@ how many are done. What the screen says comes from :class:`tui.lab.lessons.slide
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import ClassVar
+from collections.abc import Callable, Mapping
+from typing import Any, ClassVar
 
 from rich.text import Text
 from textual.app import ComposeResult
@@ -18,6 +18,7 @@ from textual.containers import VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
+from tui.lab.lessons.landscape import population_on_landscape
 from tui.lab.lessons.runner import InProcess, lesson_document
 from tui.lab.lessons.slideshow import Slideshow
 
@@ -52,12 +53,19 @@ class LessonsScreen(ModalScreen[None]):
     }
     """
 
-    def __init__(self, sizes: Mapping[str, tuple[int | None, int | None]] | None = None) -> None:
+    def __init__(
+        self,
+        sizes: Mapping[str, tuple[int | None, int | None]] | None = None,
+        live: Callable[[], Any] | None = None,
+    ) -> None:
         """Args:
         sizes: A population and seeds per lesson, in place of each lesson's own.
+        live: The live run's population when the landscape can hold it (permutations of
+            at most 9 queens), else ``None``: placed on the landscape beside its rows.
         """
         super().__init__()
         self.slideshow = Slideshow(sizes=dict(sizes or {}))
+        self._live = live
         self._closed = False
 
     def compose(self) -> ComposeResult:
@@ -75,6 +83,20 @@ class LessonsScreen(ModalScreen[None]):
         self.query_one("#lesson-body", Static).update(Text("\n".join(self.slideshow.lines())))
         if self.slideshow.needs_runs():
             self._start_runs()
+        population = self._live() if self._live is not None else None
+        if population is not None and self.slideshow.wants_placing():
+            self.slideshow.placed = {}  # under way
+            self.run_worker(lambda: self._place(population), thread=True, exit_on_error=False)
+
+    def _place(self, population: Any) -> None:
+        """Place the live population on its landscape (in a thread: N = 9 takes seconds)."""
+        placed = population_on_landscape(population)
+        if not self._closed:
+            self.app.call_from_thread(self._placed, placed)
+
+    def _placed(self, placed: dict[str, Any]) -> None:
+        self.slideshow.placed = placed
+        self.show()
 
     def _start_runs(self) -> None:
         lesson = self.slideshow.lesson

@@ -201,6 +201,39 @@ def measure_landscape(n: int) -> dict[str, Any]:
     }
 
 
+def ranks_of(boards: npt.NDArray[Any]) -> Int:
+    """Each permutation's row in :func:`landscape` (its Lehmer rank)."""
+    n = boards.shape[1]
+    rows = boards.astype(np.int64)
+    rank = np.zeros(rows.shape[0], dtype=np.int64)
+    for first, second in swaps(n):
+        rank += (rows[:, second] < rows[:, first]) * math.factorial(n - 1 - first)
+    return rank
+
+
+def population_on_landscape(population: npt.NDArray[Any]) -> dict[str, Any]:
+    """A population of permutations placed on its landscape: the share of its boards that are
+    solutions, the share in non-global weak minima (no swap improves them), and the FDC of its
+    own boards (cost against the swap distance to the nearest solution).
+
+    Raises:
+        ValueError: For boards of more than :data:`LARGEST_N` queens.
+    """
+    n = population.shape[1]
+    land = landscape(n)
+    rows = ranks_of(population)
+    cost = land.cost[rows]
+    around = land.cost[land.neighbours[rows]]
+    trapped = (cost > 0) & (around >= cost[:, None]).all(axis=1)
+    return {
+        "n": n,
+        "size": int(rows.shape[0]),
+        "solved": float((cost == 0).mean()),
+        "weak_minima": float(trapped.mean()),
+        "fdc_swap": correlation(cost, swaps_to_solutions(land)[rows]),
+    }
+
+
 def jobs(population: int, seeds: int, recording: Recording | None = None) -> list[LessonJob]:
     """One job per board size (no engine run: nothing to record)."""
     return [

@@ -33,6 +33,9 @@ class Slideshow:
         step: The step shown, an index into :data:`STEPS`.
         documents: Each lesson's document, once its runs are done.
         progress: The runs done and planned of the lesson running, if one is.
+        placed: The live run's population placed on its landscape
+            (:func:`~tui.lab.lessons.landscape.population_on_landscape`) when it has been,
+            ``{}`` while it is being placed; placed again each time the landscape is shown.
     """
 
     sizes: Mapping[str, tuple[int | None, int | None]] = field(default_factory=dict)
@@ -40,6 +43,7 @@ class Slideshow:
     step: int = 0
     documents: dict[str, dict[str, Any]] = field(default_factory=dict)
     progress: tuple[int, int] | None = None
+    placed: dict[str, Any] | None = None
 
     @property
     def names(self) -> Sequence[str]:
@@ -84,14 +88,14 @@ class Slideshow:
         if self.progress is not None:
             return
         self.lesson_index = (self.lesson_index + 1) % len(self.names)
-        self.step = 0
+        self.step, self.placed = 0, None
 
     def previous_lesson(self) -> None:
         """The previous lesson's first step."""
         if self.progress is not None:
             return
         self.lesson_index = (self.lesson_index - 1) % len(self.names)
-        self.step = 0
+        self.step, self.placed = 0, None
 
     def started(self, planned: int) -> None:
         """The lesson shown has started its runs."""
@@ -124,4 +128,21 @@ class Slideshow:
             return [*lines, "", f"Running: {done:,} of {planned:,} runs done..."]
         size = size_line(document, lesson.seeds_meaning)
         lines += ["", f"Measured ({size}):" if size else "Measured:", ""]
-        return [*lines, *table_lines(document["rows"]), "", "space or n: next lesson"]
+        lines += table_lines(document["rows"])
+        if lesson.name == "landscape" and self.placed:  # {}: being placed
+            lines += ["", live_line(self.placed)]
+        return [*lines, "", "space or n: next lesson"]
+
+    def wants_placing(self) -> bool:
+        """Whether the step shown is the landscape's rows, with the live run not placed yet."""
+        return self.lesson.name == "landscape" and self.step_name == "rows" and self.placed is None
+
+
+def live_line(placed: Mapping[str, Any]) -> str:
+    """The live run's population on the landscape, in a sentence."""
+    fdc = placed["fdc_swap"]
+    return (
+        f"The live run's {placed['size']:,} boards (N = {placed['n']}): "
+        f"{placed['solved']:.0%} solved, {placed['weak_minima']:.0%} in weak minima, "
+        f"FDC with swaps {'-' if fdc is None else f'{fdc:.2f}'}."
+    )
