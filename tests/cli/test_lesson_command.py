@@ -46,6 +46,10 @@ def test_an_unknown_lesson_is_refused_naming_every_lesson(
         (["hill-climbing", "--population", "10"], ["population", "hill-climbing"]),
         (["drift", "--workers", "0"], ["workers", "0"]),
         (["drift", "--scheduler", "nowhere"], ["scheduler", "nowhere"]),
+        (
+            ["drift", "--scheduler", "tcp://127.0.0.1:9", "--connect-timeout", "1"],
+            ["scheduler", "tcp://127.0.0.1:9"],
+        ),
         (["drift", "--store", "x.sqlite3"], ["store", "x.sqlite3", "--record-runs"]),
         (
             ["drift", "--record-runs", "--scheduler", "tcp://127.0.0.1:9"],
