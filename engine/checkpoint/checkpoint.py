@@ -13,8 +13,9 @@ A checkpoint also carries a ``digest`` (SHA-256 of its validated content): a fil
 way that still looks valid (a changed count, a dropped hash) is refused too, instead of
 resuming into a different run. The digest leaves out the config's budget fields
 (:data:`BUDGET_FIELDS`): they only say when the run stops, and resuming with a larger budget
-is how a finished run is continued. The digest is optional: a checkpoint without one is
-resumed when it passes every other check.
+is how a finished run is continued; and fields added later at their defaults
+(:data:`ADDED_FIELDS`), so that older checkpoints keep their digest. The digest is optional: a
+checkpoint without one is resumed when it passes every other check.
 """
 
 from __future__ import annotations
@@ -158,6 +159,15 @@ def read_checkpoint(
     return Checkpoint(config=config, run_state=run_state, digest=digest)
 
 
+ADDED_FIELDS: Final[dict[str, object]] = {"one_best": False, "headless_chicken": False}
+"""Config fields added after checkpoints were first written, with their defaults: left out of
+the digest while they hold their default, so that every checkpoint written before them (the
+corpus's records among them) keeps its digest; set, they count as any field does."""
+
+_KEPT: Final = object()
+"""Stands for "not an added field" (no value equals it)."""
+
+
 def state_digest(config: Config, saved: Mapping[str, Any]) -> str:
     """SHA-256 of a run's saved state (budget fields aside).
 
@@ -169,7 +179,11 @@ def state_digest(config: Config, saved: Mapping[str, Any]) -> str:
     """
     values = config.to_dict()
     scalars: dict[str, Any] = {
-        "config": {name: value for name, value in values.items() if name not in BUDGET_FIELDS}
+        "config": {
+            name: value
+            for name, value in values.items()
+            if name not in BUDGET_FIELDS and ADDED_FIELDS.get(name, _KEPT) != value
+        }
     }
     arrays: list[tuple[str, npt.NDArray[Any]]] = []
     for name, value in saved.items():

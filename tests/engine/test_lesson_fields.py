@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from engine import Config, ConfigError, GeneticAlgorithm
+from engine import CheckpointError, Config, ConfigError, GeneticAlgorithm
 from engine.genomes.encodings import ENCODINGS
 from engine.genomes.fitness import FITNESS_SHAPES, evaluate
 from engine.large_n.tracked_generation import tracks
@@ -104,3 +104,14 @@ def test_a_headless_chicken_never_takes_the_kept_counts_road() -> None:
     large = Config(n=4096, population=4, headless_chicken=True)
     assert tracks(Config(n=4096, population=4))
     assert not tracks(large)
+
+
+def test_the_new_fields_count_in_a_checkpoint_s_digest_only_when_set() -> None:
+    # At their defaults they are left out, so checkpoints written before them keep their
+    # digest (the corpus replays them); set, a checkpoint of the other run does not pass.
+    plain = GeneticAlgorithm(selection_only()).state()
+    headless = GeneticAlgorithm(selection_only(headless_chicken=True)).state()
+    assert plain["digest"] != headless["digest"]
+    moved = {**headless, "config": plain["config"]}
+    with pytest.raises(CheckpointError, match="digest"):
+        GeneticAlgorithm.from_state(moved)
