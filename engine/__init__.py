@@ -14,6 +14,7 @@ Typical use::
 from __future__ import annotations
 
 from engine.algorithm import FinishedError, GeneticAlgorithm
+from engine.config.added_fields import without_added_defaults
 from engine.config.config import FIELDS, Config, fitting_operators
 from engine.errors import CheckpointError, ConfigError
 from engine.genomes.encodings import ENCODINGS, queens_of
@@ -59,4 +60,5 @@ __all__ = [
     "snapshots",
     "source_of",
     "stop_rules",
+    "without_added_defaults",
 ]

@@ -35,7 +35,7 @@ from engine.large_n.tracked_population import TrackedPopulation
 from engine.lineage.births import UNNOTED, Births
 from engine.lineage.lineage import Operators
 from engine.operators.crossover import COMPILED_CYCLE_FROM
-from engine.operators.greedy_start import greedy_population
+from engine.operators.first_population import first_population
 from engine.operators.local_search import LocalSearchSettings, improve_children
 from engine.operators.mutation import COUNTED_MUTATIONS, MutationSettings
 from engine.operators.registry import fitness_shape_of, mutation_of, selection_of, survivors_of
@@ -73,10 +73,7 @@ class GeneticAlgorithm:
         rng = np.random.default_rng(self.seed)
         history = History(limit=history_limit)
         started = time.perf_counter()
-        if config.greedy_start:
-            population = greedy_population(config.population, config.n, rng)
-        else:
-            population = self.encoding.random_population(config.population, config.n, rng)
+        population = first_population(config, self.encoding, rng)
         scored = self._evaluate(population, config.n, self.encoding, self.shape)
         self._run_state = RunState(
             generation=0,
@@ -342,9 +339,10 @@ class GeneticAlgorithm:
         if per_couple == 1:
             children, known = population[pairs[:, 0]], conflicts[pairs[:, 0]]
             if crossing.size:
-                crossed_one, _ = births.cross(
-                    config.crossover, children[crossing], population[pairs[crossing, 1]], self.rng
-                )
+                mates = population[pairs[crossing, 1]]
+                if config.headless_chicken:  # Jones 1995: fresh random mates
+                    mates = self.encoding.random_population(crossing.size, config.n, self.rng)
+                crossed_one, _ = births.cross(config.crossover, children[crossing], mates, self.rng)
                 children[crossing], known[crossing] = crossed_one, -1
             return children[:wanted], known[:wanted]
         rows = pairs.reshape(-1)
@@ -353,6 +351,10 @@ class GeneticAlgorithm:
         # into a hidden temporary and copies that into ``out``.
         children = np.take(population, rows, axis=0, out=slot, mode="clip")
         known = conflicts.take(rows)
+        if crossing.size and config.headless_chicken:
+            # Jones's headless chicken: the second parent's copy gives way to a random genome.
+            mates = self.encoding.random_population(crossing.size, config.n, self.rng)
+            children.reshape(-1, 2, children.shape[1])[crossing, 1] = mates
         if crossing.size and config.crossover == "cycle" and config.n >= COMPILED_CYCLE_FROM:
             # Large boards: the couples' copies become their children where they are.
             from engine.compiled.cycle_kernel import cycle_crossover_in_place

@@ -13,8 +13,9 @@ A checkpoint also carries a ``digest`` (SHA-256 of its validated content): a fil
 way that still looks valid (a changed count, a dropped hash) is refused too, instead of
 resuming into a different run. The digest leaves out the config's budget fields
 (:data:`BUDGET_FIELDS`): they only say when the run stops, and resuming with a larger budget
-is how a finished run is continued. The digest is optional: a checkpoint without one is
-resumed when it passes every other check.
+is how a finished run is continued; and fields added later at their defaults
+(:mod:`engine.config.added_fields`), so that older checkpoints keep their digest. The digest is
+optional: a checkpoint without one is resumed when it passes every other check.
 """
 
 from __future__ import annotations
@@ -41,6 +42,7 @@ from engine.checkpoint.values import (
     read_number,
     read_rng_state,
 )
+from engine.config.added_fields import without_added_defaults
 from engine.config.config import Config
 from engine.errors import CheckpointError, ConfigError
 from engine.genomes.diversity import column_entropy, unique_fraction
@@ -170,7 +172,9 @@ def state_digest(config: Config, saved: Mapping[str, Any]) -> str:
     """
     values = config.to_dict()
     scalars: dict[str, Any] = {
-        "config": {name: value for name, value in values.items() if name not in BUDGET_FIELDS}
+        "config": without_added_defaults(
+            {name: value for name, value in values.items() if name not in BUDGET_FIELDS}
+        )
     }
     arrays: list[tuple[str, npt.NDArray[Any]]] = []
     for name, value in saved.items():

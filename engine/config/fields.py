@@ -131,6 +131,20 @@ class ConfigFields:
             "(permutation only)"
         ),
     )
+    one_best: bool = field(
+        default=False,
+        metadata=_meta(
+            "takeover start: one board better than all the others, which are copies of the "
+            "worst board (every queen on one diagonal); permutation or integer, N >= 3"
+        ),
+    )
+    headless_chicken: bool = field(
+        default=False,
+        metadata=_meta(
+            "Jones 1995: each crossover's second parent is a fresh random genome (crossover "
+            "as a macromutation)"
+        ),
+    )
     seed: int | None = field(
         default=None, metadata=_meta("random seed (none: drawn at random, and recorded)")
     )
@@ -177,6 +191,8 @@ _BOOL_FIELDS: Final = {
     "fallback",
     "harvest",
     "greedy_start",
+    "one_best",
+    "headless_chicken",
 }
 WHOLE_NUMBER_FIELDS: Final = _INTEGER_FIELDS | _OPTIONAL_INTEGER_FIELDS
 """The fields that hold a whole number (or none)."""

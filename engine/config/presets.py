@@ -151,6 +151,23 @@ def _deap(n: int) -> dict[str, Any]:
     )
 
 
+def _eiben_smith(n: int) -> dict[str, Any]:
+    return dict(
+        n=n,
+        population=100,
+        max_evals=10_000,
+        encoding="permutation",
+        fitness="pairs",
+        selection="best-2-of-5",
+        crossover="cut-crossfill",
+        crossover_rate=1.0,
+        mutation="swap",
+        mutation_rate=0.8,
+        survivor="steady-state",
+        offspring=2,
+    )
+
+
 def _default(n: int) -> dict[str, Any]:
     return dict(n=n)
 
@@ -277,6 +294,30 @@ PRESETS: Final[dict[str, Preset]] = {
             native_n=20,
             allowed_n=None,
             build=_deap,
+        ),
+        Preset(
+            name="eiben-smith",
+            summary="Eiben & Smith's 8-queens tableau: cut-and-crossfill at 100%, swaps at "
+            "80%, best 2 of 5, replace the worst",
+            source="A. E. Eiben and J. E. Smith, 'Introduction to Evolutionary Computing', "
+            "Springer, 2003 (2nd ed. 2015), section 2.4.1 (the eight-queens problem), Table 2.1",
+            reproduces="The textbook's tableau: permutations of N rows; fitness the "
+            "non-attacking pairs (the book minimises the attacking ones: the same order); "
+            "cut-and-crossfill crossover with probability 1; swap mutation with probability "
+            "0.8; parents the best 2 of 5 drawn at random; 100 individuals; 2 children a "
+            "generation, which replace the worst; stop at a solution or after 10,000 fitness "
+            "evaluations.",
+            deviations=(
+                "The book's cut point splits the parents in 1..N-1; ours is drawn in 0..N-1 "
+                "as queens_AI draws it, so one couple in N passes on the second parent's order.",
+                "The book replaces the worst members by the children whatever their fitness; "
+                "ours keeps the best 100 of parents and children, so a child worse than every "
+                "member does not get in (queens_AI's reading of 'replace worst').",
+                "The 5 candidates are drawn with replacement, as queens_AI draws them.",
+            ),
+            native_n=8,
+            allowed_n=None,
+            build=_eiben_smith,
         ),
         Preset(
             name="default",

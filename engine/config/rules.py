@@ -21,6 +21,7 @@ from engine.genomes.fitness import FITNESS_SHAPES
 from engine.operators.crossover import CROSSOVERS, PERMUTATION_CROSSOVERS
 from engine.operators.mutation import FREE_MUTATIONS, MUTATIONS
 from engine.operators.plugins import is_plugin_name
+from engine.operators.takeover_start import SMALLEST_N as TAKEOVER_SMALLEST_N
 from engine.solutions.archive import KNOWN_TOTALS
 
 LARGEST_WHOLE_NUMBER: Final = 2**62
@@ -200,6 +201,32 @@ def _check_memetic(config: ConfigFields, errors: list[ConfigError]) -> None:
             )
 
 
+def _check_takeover_start(config: ConfigFields, errors: list[ConfigError]) -> None:
+    """The takeover start (:mod:`engine.operators.takeover_start`) lays queens one per column."""
+    if not config.one_best:
+        return
+    if config.encoding not in ("permutation", "integer"):
+        errors.append(
+            ConfigError(
+                "one_best",
+                True,
+                f"the takeover start puts one queen per column; the {config.encoding} "
+                "encoding needs it off (use permutation or integer)",
+            )
+        )
+    elif config.n < TAKEOVER_SMALLEST_N:
+        errors.append(
+            ConfigError(
+                "one_best",
+                True,
+                f"on N = {config.n} no board beats every queen on one diagonal; "
+                f"N >= {TAKEOVER_SMALLEST_N} is needed",
+            )
+        )
+    elif config.greedy_start:
+        errors.append(ConfigError("one_best", True, "one start at a time: turn greedy_start off"))
+
+
 def move_choices(config: ConfigFields) -> tuple[int, str]:
     """The moves one try of the conflict mutation draws from, and what they are."""
     if config.encoding == "permutation":
@@ -305,6 +332,7 @@ def config_errors(config: ConfigFields) -> list[ConfigError]:
     _check_fit(config, errors)
     _check_progress(config, errors)
     _check_memetic(config, errors)
+    _check_takeover_start(config, errors)
     _check_counts(config, errors)
     memory = memory_error(config)
     if memory is not None:

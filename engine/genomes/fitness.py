@@ -13,6 +13,7 @@ name            formula                                source                   
 ``linear``      ``1 - min(e, M) / M``                  queens_AI                    ``1``
 ``parabolic``   ``(min(e, M) - M)**2 / M**2``          queens_AI                    ``1``
 ``exponential`` ``1 / (1 + e)``                        queens_AI                    ``1``
+``neutral``     ``0`` for every board                  Wright-Fisher (drift)        ``0``
 ==============  =====================================  ===========================  ===========
 
 ``collisions`` counts diagonal pairs only, as CodeProject's code does: it is meant for the
@@ -21,7 +22,8 @@ name            formula                                source                   
 the number of the 8 directions in which some queen is seen, plus 10000 per queen stacked on an
 occupied square. ``excess`` is what DEAP minimises: a line holding ``k`` queens costs ``k - 1``.
 ``pairs`` and queens_AI's shapes clip ``e`` at ``M``, which only matters when queens share
-squares.
+squares. ``neutral`` gives every board the same fitness, so that selection is blind and only
+chance (drift) changes the population, as in the Wright-Fisher model.
 """
 
 from __future__ import annotations
@@ -83,7 +85,7 @@ class FitnessShape(NamedTuple):
             return self.solved(n)
         if self.name in ("pairs", "collisions"):
             return float(max_pairs(n))
-        if self.name in ("attacked", "excess"):
+        if self.name in ("attacked", "excess", "neutral"):
             return 0.0
         return 1.0
 
@@ -94,7 +96,7 @@ SHAPES_READING_COUNTS: Final = frozenset({"excess"})
 
 
 SHAPES_READING_CONFLICTS: Final = frozenset(
-    {"pairs", "collisions", "linear", "parabolic", "exponential"}
+    {"pairs", "collisions", "linear", "parabolic", "exponential", "neutral"}
 )
 """Shapes whose score reads nothing but the conflicts (:func:`score_conflicts` serves them)."""
 
@@ -140,6 +142,10 @@ def _parabolic(genomes: Genomes, lines: BoardLines, n: int, encoding: Encoding) 
     return np.asarray((errors - most) ** 2 / most**2, dtype=np.float64)
 
 
+def _neutral(genomes: Genomes, lines: BoardLines, n: int, encoding: Encoding) -> FloatArray:
+    return np.zeros(lines.conflicts.shape[0], dtype=np.float64)
+
+
 def _exponential(genomes: Genomes, lines: BoardLines, n: int, encoding: Encoding) -> FloatArray:
     return 1.0 / (1.0 + lines.conflicts.astype(np.float64))
 
@@ -156,6 +162,7 @@ FITNESS_SHAPES: Final[dict[str, FitnessShape]] = {
         FitnessShape("linear", "1 - e / M", "queens_AI", True, False, _linear),
         FitnessShape("parabolic", "(e - M)^2 / M^2", "queens_AI", True, False, _parabolic),
         FitnessShape("exponential", "1 / (1 + e)", "queens_AI", True, False, _exponential),
+        FitnessShape("neutral", "0", "Wright-Fisher drift", True, False, _neutral),
     )
 }
 """Every fitness shape by its config name."""

@@ -79,6 +79,7 @@ def tracks(config: ConfigFields) -> bool:
         and not config.local_search
         and not config.harvest
         and not config.fallback
+        and not config.headless_chicken
         and config.survivor != "threshold"
         and config.fitness in SHAPES_READING_CONFLICTS
         and config.n >= SMALLEST_N

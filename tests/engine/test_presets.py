@@ -256,6 +256,7 @@ DETERMINISM_LIMITS = {
     "towardsai-5queens": {"generations": 60},
     "queens-ai": {"generations": 150},
     "deap-nqueens": {"generations": 15},
+    "eiben-smith": {"generations": 150},
     "default": {"generations": 30},
     "showcase": {"generations": 30},
     "memetic": {"generations": 10},

@@ -186,3 +186,22 @@ def test_a_bad_plan_file_names_the_field_the_value_the_file_and_the_line(
 def test_a_missing_plan_file_is_a_clear_error(tmp_path: Path) -> None:
     with pytest.raises(ConfigError, match=r"^plan: .*no-such.toml.* is not allowed; a readable"):
         spec_from_file(tmp_path / "no-such.toml")
+
+
+# Fingerprints written by 0.1.0, before the config's later fields (one_best, headless_chicken):
+# a sweep kept then is found again, and resumes, only if these stay the same.
+FINGERPRINTS_OF_0_1_0 = {
+    "4ca3a9ed7e3a175f08e6c29ecf3ab5cc63087f639e3c2235557d276c892e84c7": {},
+    "f93209892d1225e6da1d70a68a13d8fe1d283eead077312a6cc3ff1f3492d3b1": {
+        "n": 32,
+        "mutation": "swap",
+        "crossover_rate": 0.5,
+    },
+}
+
+
+def test_a_sweep_kept_by_an_earlier_version_keeps_its_fingerprints() -> None:
+    for fingerprint, values in FINGERPRINTS_OF_0_1_0.items():
+        assert config_fingerprint(values) == fingerprint
+    # A later field set to anything but its default is a different config.
+    assert config_fingerprint({"n": 32, "headless_chicken": True}) not in FINGERPRINTS_OF_0_1_0

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from functools import partial
-from typing import ClassVar, Final, Literal, cast
+from typing import Any, ClassVar, Final, Literal, cast
 
 from textual.app import App
 from textual.binding import BindingType
@@ -41,10 +41,12 @@ from tui.dashboard.repeated_notices import RepeatedNotices
 from tui.dashboard.runs.showcase import SHOWCASE, SHOWCASE_SPEED
 from tui.dashboard.runs.stop_rule import with_stop_rule
 from tui.dashboard.screens import RaceScreen, SolutionsScreen
+from tui.dashboard.screens.lessons import LessonsScreen
 from tui.dashboard.screens.race_choice import RaceChoice
 from tui.dashboard.screens.too_small import TooSmallScreen
 from tui.dashboard.terminal import ASCII_CLASS, SIXTEEN_COLOURS_CLASS
 from tui.dashboard.theme_legibility import FRAME, frame_colour, offered_themes
+from tui.lab.lessons.landscape import LARGEST_N as LANDSCAPE_LARGEST_N
 
 PRESET_SPEED: Final = "preset"
 """Open at the speed of the run's preset: the showcase's when no config is given, else
@@ -180,6 +182,18 @@ class QueensApp(App[None]):
         """Textual's filters, and in ASCII mode the one that makes every character ASCII."""
         filters = super().get_line_filters()
         return [*filters, self._ascii_filter] if self.ascii else filters
+
+    def action_lessons(self) -> None:
+        """Open the lessons (``L``): classic GA results measured beside their formulas, the
+        live run's population placed on the landscape when it fits there."""
+        self.push_screen(LessonsScreen(live=self._landscape_population))
+
+    def _landscape_population(self) -> Any:
+        """The live run's latest population, if it is permutations of at most 9 queens."""
+        latest = self.main_screen.run.latest
+        if latest is None or latest.encoding != "permutation" or latest.n > LANDSCAPE_LARGEST_N:
+            return None
+        return latest.population
 
     def action_command_palette(self) -> None:
         """Open the palette, with a prompt every terminal and browser can draw."""

@@ -21,6 +21,7 @@ COMMANDS: Final = {
     "compare": "compare",
     "sweep": "sweep",
     "sweeps": "sweeps",
+    "lesson": "lesson",
     "serve": "serve",
     "runs": "runs",
     "show": "show",

@@ -16,6 +16,7 @@ from textual.binding import Binding, BindingType
 from tui.dashboard.screens import RaceScreen, SolutionsScreen
 from tui.dashboard.screens.ancestry import AncestryScreen
 from tui.dashboard.screens.help import described
+from tui.dashboard.screens.lessons import LessonsScreen
 from tui.dashboard.widgets import ParamForm, PopulationTable
 
 QUIT: Final = Binding("q", "app.quit", "Quit", id="quit")
@@ -168,6 +169,15 @@ MAIN_BINDINGS: Final[list[BindingType]] = [
         tooltip="the board's individual's line back to generation 0; best-from-best share",
     ),
     Binding("l", "load_runs", "Runs", id="load-runs", show=False, tooltip="recorded runs"),
+    Binding(
+        "L",
+        "app.lessons",
+        "Lessons",
+        key_display="L",
+        id="lessons",
+        show=False,
+        tooltip="classic GA results measured beside their formulas, as a slideshow",
+    ),
     Binding("e", "export", "Export", id="export", show=False, tooltip="history CSV + screen SVG"),
     Binding(
         "c",
@@ -212,6 +222,7 @@ def help_sections() -> list[tuple[str, list[Binding]]]:
         ("Solutions screen (s)", described(SolutionsScreen.BINDINGS)),
         ("Race screen (x)", described(RaceScreen.BINDINGS)),
         ("Ancestry screen (w)", described(AncestryScreen.BINDINGS)),
+        ("Lessons screen (L)", described(LessonsScreen.BINDINGS)),
     ]
 
 

@@ -18,7 +18,7 @@ from engine.operators.mutation import FREE_MUTATIONS
 
 GROUPS: Final[tuple[tuple[str, tuple[str, ...]], ...]] = (
     ("Problem", ("n", "encoding", "fitness")),
-    ("Population", ("population",)),
+    ("Population", ("population", "one_best")),
     ("Selection", ("selection", "tournament_size")),
     (
         "Variation",
@@ -32,6 +32,7 @@ GROUPS: Final[tuple[tuple[str, tuple[str, ...]], ...]] = (
             "gene_rate",
             "candidates",
             "fallback",
+            "headless_chicken",
         ),
     ),
     ("Survivors", ("survivor", "elitism", "offspring", "unique")),

@@ -2,7 +2,9 @@
 
 A result is keyed by (config fingerprint, seed). The fingerprint is the SHA-256 of the config's
 canonical JSON (every field, defaults included, keys sorted, the seed left out), so the same
-config written two ways (a preset, or its fields given one by one) has one fingerprint.
+config written two ways (a preset, or its fields given one by one) has one fingerprint. Fields
+added to the config later are left out while they hold their defaults
+(:mod:`engine.config.added_fields`), so a sweep kept by an earlier version resumes.
 """
 
 from __future__ import annotations
@@ -12,7 +14,7 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
-from engine import Config
+from engine import Config, without_added_defaults
 
 
 def canonical_config(values: Mapping[str, Any]) -> dict[str, Any]:
@@ -21,7 +23,7 @@ def canonical_config(values: Mapping[str, Any]) -> dict[str, Any]:
     Raises:
         ConfigError: If ``values`` is not a valid config.
     """
-    document = Config.from_mapping(values).to_dict()
+    document = without_added_defaults(Config.from_mapping(values).to_dict())
     document.pop("seed", None)
     return document
 

@@ -1,0 +1,180 @@
+"""``queens lesson NAME``: a classic result of GA theory, measured beside its formula.
+
+Each lesson runs ordinary seeded engine runs (or, for the landscape and hill climbing, an
+enumeration and a climb of its own) on local worker processes or a Dask cluster, as sweeps do,
+and prints its rows: a label, the measured value beside the theory, and what else the lesson
+shows. ``--json`` prints one document (``lesson``, ``population``, ``seeds``, ``rows``);
+``--csv`` one line per row.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Final
+
+from engine import ConfigError
+from tui.cli.sweep_running import (
+    SweepProgressBar,
+    connect_cluster,
+    connect_timeout,
+    terminate_raises,
+    worker_count,
+)
+from tui.lab.lessons.runs import Recording
+from tui.lab.sweep.held_signals import signals_held
+
+LESSON_NAMES: Final = (
+    "takeover",
+    "drift",
+    "founders",
+    "headless-chicken",
+    "landscape",
+    "hill-climbing",
+)
+"""The lessons, in the order they are taught (as ``tui.lab.lessons.catalog`` holds them)."""
+
+LARGEST_POPULATION: Final = 100_000
+"""``--population`` at most."""
+
+LARGEST_SEEDS: Final = 1_000_000
+"""``--seeds`` at most (hill climbing counts starts with it)."""
+
+
+def add_parser(commands: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    """Add ``lesson`` to the ``queens`` subcommands."""
+    parser = commands.add_parser(
+        "lesson",
+        help="a classic GA result measured beside its textbook formula",
+        description="Run a lesson: seeded runs measured beside the theory they are checked "
+        f"against. Lessons: {', '.join(LESSON_NAMES)}. Exit codes: 0 done, 2 bad input, "
+        "130 interrupted, 143 terminated.",
+    )
+    parser.add_argument("name", metavar="NAME", help=f"the lesson [{', '.join(LESSON_NAMES)}]")
+    parser.add_argument(
+        "--seeds", default=None, metavar="K", help="seeds per arm (hill-climbing: starts)"
+    )
+    parser.add_argument("--population", default=None, metavar="P", help="individuals P")
+    parser.add_argument(
+        "--workers",
+        dest="workers",
+        default=None,
+        help="local worker processes (default: the cores; capped at them unless forced)",
+    )
+    parser.add_argument(
+        "--force-workers", action="store_true", help="allow --workers above the machine's cores"
+    )
+    parser.add_argument(
+        "--scheduler", default=None, metavar="tcp://HOST:PORT", help="run on a Dask cluster"
+    )
+    parser.add_argument(
+        "--connect-timeout",
+        default="10",
+        metavar="SECONDS",
+        help="seconds to wait for the Dask scheduler (default 10)",
+    )
+    parser.add_argument(
+        "--record-runs",
+        action="store_true",
+        help="record every engine run in the store (local workers only; queens runs lists them)",
+    )
+    parser.add_argument("--store", default=None, metavar="PATH", help="the run store file")
+    output = parser.add_mutually_exclusive_group()
+    output.add_argument("--json", action="store_true", help="print one JSON document")
+    output.add_argument("--csv", action="store_true", help="print one CSV line per row")
+    parser.set_defaults(handler=run)
+
+
+def lesson_name(text: str) -> str:
+    """The lesson named, or a ConfigError listing them."""
+    if text not in LESSON_NAMES:
+        raise ConfigError("lesson", text, f"choose one of {', '.join(LESSON_NAMES)}")
+    return text
+
+
+def count(flag: str, text: str | None, least: int, most: int) -> int | None:
+    """A whole-number flag within ``least..most`` (``None`` when not given)."""
+    if text is None:
+        return None
+    try:
+        value = int(str(text).strip().replace("_", ""))
+    except ValueError:
+        raise ConfigError(flag, text, f"a whole number from {least} to {most:,}") from None
+    if not least <= value <= most:
+        raise ConfigError(flag, value, f"a whole number from {least} to {most:,}")
+    return value
+
+
+def recording_of(args: argparse.Namespace) -> Recording | None:
+    """Where ``--record-runs`` records the runs: the store, made if need be (each arm's runs
+    labelled ``lesson NAME: ARM``).
+
+    Raises:
+        ConfigError: With ``--scheduler`` (Dask workers cannot write this machine's store), or
+            on a store that cannot be opened.
+    """
+    if not args.record_runs:
+        if args.store is not None:
+            raise ConfigError("store", args.store, "only --record-runs writes to a store")
+        return None
+    if args.scheduler is not None:
+        raise ConfigError(
+            "record-runs", True, "local workers only: Dask workers cannot write to this store"
+        )
+    from tui.lab.store import RunStore, StoreError
+
+    try:
+        with RunStore.open(args.store) as store:
+            path = str(store.path)
+    except StoreError as error:
+        raise ConfigError("store", args.store or "default", str(error)) from None
+    return Recording(path, "")
+
+
+def run(args: argparse.Namespace) -> int:
+    """Handle ``queens lesson``."""
+    name = lesson_name(args.name)
+    population = count("population", args.population, 2, LARGEST_POPULATION)
+    seeds = count("seeds", args.seeds, 1, LARGEST_SEEDS)
+    with signals_held():  # an import cut by a signal may swallow it: import whole
+        from tui.cli import lesson_report
+        from tui.cli.signals import Terminated, interrupted_exit_code
+        from tui.lab.lessons.catalog import LESSONS, PRELOAD
+        from tui.lab.lessons.runner import lesson_document
+        from tui.lab.sweep.errors import SweepError
+        from tui.lab.sweep.local_pool import LocalPool
+    lesson = LESSONS[name]
+    if lesson.population is None and population is not None:
+        raise ConfigError("population", population, f"the {name} lesson has no population")
+    if lesson.seeds is None and seeds is not None:
+        raise ConfigError("seeds", seeds, f"the {name} lesson enumerates: it has no seeds")
+    workers = worker_count(args.workers, args.force_workers)
+    timeout = connect_timeout(args.connect_timeout)
+    recording = recording_of(args)
+    planned = lesson.jobs(population or lesson.population or 0, seeds or lesson.seeds or 0, None)
+    jobs = len(planned)
+    with terminate_raises():
+        backend = (
+            LocalPool(min(workers, max(1, jobs)), preload=PRELOAD)
+            if args.scheduler is None
+            else connect_cluster(args.scheduler, timeout)
+        )
+        print(f"queens: lesson {name}: {jobs:,} runs on {backend.describe()}", file=sys.stderr)
+        try:
+            with SweepProgressBar(f"lesson {name}") as progress:
+                document = lesson_document(
+                    lesson, population, seeds, backend, progress.update, recording
+                )
+        except KeyboardInterrupt as stop:
+            word = "terminated" if isinstance(stop, Terminated) else "interrupted"
+            print(f"queens: {word}; the lesson's runs are not kept", file=sys.stderr)
+            return interrupted_exit_code(stop)
+        except SweepError as error:
+            print(f"queens: error: {error}", file=sys.stderr)
+            return 2
+        finally:
+            backend.close()
+    output = "json" if args.json else "csv" if args.csv else "table"
+    sys.stdout.write(lesson_report.report(lesson, document, output))
+    sys.stdout.flush()
+    return 0
