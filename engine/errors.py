@@ -8,16 +8,29 @@ class ConfigError(ValueError):
     """A config value that is not allowed.
 
     Attributes:
-        field: The config field (as on the command line, with dashes).
+        field: The config field, as :class:`~engine.Config` names it (``mutation_rate``).
         value: The value given.
         allowed: What would be accepted.
+
+    The message names the field as people write it, with dashes (``mutation-rate: 2.0 is not
+    allowed; ...``); :attr:`flag` is the command line's spelling of it.
     """
 
     def __init__(self, field: str, value: object, allowed: str) -> None:
-        self.field = field.replace("_", "-")
+        self.field = field.replace("-", "_")
         self.value = value
         self.allowed = allowed
-        super().__init__(f"{self.field}: {value!r} is not allowed; {allowed}")
+        super().__init__(f"{self.name}: {value!r} is not allowed; {allowed}")
+
+    @property
+    def name(self) -> str:
+        """The field as people write it: with dashes (``mutation-rate``)."""
+        return self.field.replace("_", "-")
+
+    @property
+    def flag(self) -> str:
+        """The field's command-line flag (``--mutation-rate``)."""
+        return f"--{self.name}"
 
 
 class CheckpointError(ValueError):

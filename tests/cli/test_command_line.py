@@ -120,7 +120,7 @@ def test_config_errors_exit_2_and_name_the_field(
     assert main(["solve", *flags]) == 2
     captured = capsys.readouterr()
     assert captured.out == ""
-    assert captured.err.startswith(f"queens: error: {field}: ")
+    assert captured.err.startswith(f"queens: error: --{field}: ")
     assert "not allowed" in captured.err
 
 

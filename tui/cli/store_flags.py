@@ -26,8 +26,9 @@ SHOWN_CHARACTERS: Final = 80
 STORE_HELP = "the run store (default: $QUEENS_STORE, else runs.sqlite3 in the user data directory)"
 
 
-def add_store_flag(parser: argparse.ArgumentParser) -> None:
-    """``--store PATH``."""
+def add_store_flag(parser: argparse._ActionsContainer) -> None:
+    """``--store PATH``, on a command or one of its groups: every command that reads or writes
+    the run store declares it here."""
     parser.add_argument("--store", metavar="PATH", default=None, help=STORE_HELP)
 
 
@@ -46,7 +47,7 @@ def record_budget_of(args: argparse.Namespace) -> int:
     """The bytes ``--record-budget`` asks for (the default without it).
 
     Raises:
-        ConfigError: Not a size, or out of range (naming the flag, the value, what is allowed).
+        UsageError: Not a size, or out of range (naming the flag, the value, what is allowed).
     """
     from tui.lab.record_budget import RECORD_BUDGET, parse_budget
 
@@ -94,12 +95,12 @@ def refuse_label_unrecorded(label: str | None, recorded: bool, needs: str) -> No
     """A label on runs that are not recorded names nothing: refuse it.
 
     Raises:
-        ConfigError: ``label`` given and ``recorded`` false.
+        UsageError: ``label`` given and ``recorded`` false.
     """
     if label is not None and not recorded:
-        from engine import ConfigError
+        from tui.cli.usage_error import UsageError
 
-        raise ConfigError("label", label, f"it names a recorded run: add {needs}")
+        raise UsageError("--label", label, f"it names a recorded run: add {needs}")
 
 
 def add_run_argument(parser: argparse.ArgumentParser) -> None:

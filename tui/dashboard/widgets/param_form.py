@@ -57,7 +57,7 @@ STAGNATION_HELP: Final = (
 
 
 def dashed(name: str) -> str:
-    """A field name as on the command line and in :class:`ConfigError`."""
+    """A field name as on the command line and in :class:`ConfigError`'s message."""
     return name.replace("_", "-")
 
 
@@ -87,7 +87,7 @@ class ConfigFieldValidator(Validator):
             return self.success()
         values[self.name] = value
         for error in self.form.check(values):
-            if error.field == dashed(self.name):
+            if error.field == self.name:
                 return self.failure(str(error), value)
         return self.success()
 
@@ -440,7 +440,7 @@ class ParamForm(Vertical):
         self.set_class(bool(self.errors), "-invalid")
         messages: dict[str, list[str]] = {}
         for error in self.errors:
-            messages.setdefault(error.field.replace("-", "_"), []).append(f"✗ {error}")
+            messages.setdefault(error.field, []).append(f"✗ {error}")
         for name in (*FIELDS, "record_budget"):
             self.query_one(f"#row-{name}").set_class(name in messages, "-invalid")
             line = self.query_one(f"#error-{name}", Static)
