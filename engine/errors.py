@@ -1,10 +1,33 @@
 """The engine's two error types, in a module of their own so that raising or catching them
-imports nothing else (the checkpoint reader is loaded only when a run is saved or resumed)."""
+imports nothing else (the checkpoint reader is loaded only when a run is saved or resumed), and
+the family of refusals they share with the lab's and the command line's own."""
 
 from __future__ import annotations
 
 
-class ConfigError(ValueError):
+class NotAllowed(ValueError):
+    """A value that is not allowed, said in one line: what was given, the value, what is.
+
+    The family of every refusal a person reads: a config value (:class:`ConfigError`), a sweep
+    plan's entry and a command-line flag of the lab's and the command line's own. The command
+    line prints :meth:`command_line_text` of any of them and exits 2.
+
+    Attributes:
+        value: The value given.
+        allowed: What would be accepted.
+    """
+
+    def __init__(self, name: str, value: object, allowed: str) -> None:
+        self.value = value
+        self.allowed = allowed
+        super().__init__(f"{name}: {value!r} is not allowed; {allowed}")
+
+    def command_line_text(self) -> str:
+        """The refusal as the command line says it."""
+        return str(self)
+
+
+class ConfigError(NotAllowed):
     """A config value that is not allowed.
 
     Attributes:
@@ -18,9 +41,7 @@ class ConfigError(ValueError):
 
     def __init__(self, field: str, value: object, allowed: str) -> None:
         self.field = field.replace("-", "_")
-        self.value = value
-        self.allowed = allowed
-        super().__init__(f"{self.name}: {value!r} is not allowed; {allowed}")
+        super().__init__(self.name, value, allowed)
 
     @property
     def name(self) -> str:
@@ -31,6 +52,10 @@ class ConfigError(ValueError):
     def flag(self) -> str:
         """The field's command-line flag (``--mutation-rate``)."""
         return f"--{self.name}"
+
+    def command_line_text(self) -> str:
+        """The refusal naming the field's flag: ``--mutation-rate: 2.0 is not allowed; ...``."""
+        return f"{self.flag}: {self.value!r} is not allowed; {self.allowed}"
 
 
 class CheckpointError(ValueError):

@@ -8,8 +8,10 @@ error too: it is the plan's entry, or the plan's cell, that must change.
 
 from __future__ import annotations
 
+from engine.errors import NotAllowed
 
-class PlanError(ValueError):
+
+class PlanError(NotAllowed):
     """An entry of a sweep plan that is not allowed.
 
     Attributes:
@@ -21,6 +23,4 @@ class PlanError(ValueError):
 
     def __init__(self, entry: str, value: object, allowed: str) -> None:
         self.entry = entry.replace("_", "-")
-        self.value = value
-        self.allowed = allowed
-        super().__init__(f"{self.entry}: {value!r} is not allowed; {allowed}")
+        super().__init__(self.entry, value, allowed)
