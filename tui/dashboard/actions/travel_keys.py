@@ -153,7 +153,7 @@ class TravelKeys:
         if self.travel.playing:
             self.travel.hold()
             self.worker.wake()
-            self.run_control.run.state = "paused"
+            self.run_control.run.move_to("paused")
             self._say_shown()
             return
         shown, asked = self.shown_generation(), self.travel.position
@@ -168,7 +168,7 @@ class TravelKeys:
                 timeout=4,
             )
             return
-        self.run_control.run.state = "running"
+        self.run_control.run.move_to("running")
         self.show_generation(start, playing=True)
 
     def step(self) -> None:
@@ -217,7 +217,7 @@ class TravelKeys:
         """Have generation ``generation`` computed (``playing``: and the ones after it, in
         turn); the status line says so at once, :meth:`show_travelled` shows it."""
         if not playing and self.travel.playing:
-            self.run_control.run.state = "paused"
+            self.run_control.run.move_to("paused")
         request = self.travel.ask(generation, playing=playing)
         if not playing:  # a sign at once: the generation may take seconds to compute
             shown = self.shown_generation()
@@ -243,7 +243,7 @@ class TravelKeys:
             return
         if message.snapshot is None:
             self.travel.hold()
-            self.run_control.run.state = "paused"
+            self.run_control.run.move_to("paused")
             self._say_shown()
             self.screen.notify(
                 message.error or "", title="Time travel", severity="error", timeout=8
@@ -273,7 +273,7 @@ class TravelKeys:
     def _end_of_play_back(self, snapshot: Snapshot) -> None:
         """Play-back reached the record's end: a replay stops there, a live run goes on."""
         if self.travel.replay_only:
-            self.run_control.run.state = "paused"
+            self.run_control.run.move_to("paused")
             self.painter.repaint(force=True)
             self.screen.notify(f"End of the record: generation {snapshot.generation:,}.", timeout=4)
             return
