@@ -2,8 +2,9 @@
 
 The fields are generated from :data:`engine.FIELDS` and laid out by
 :mod:`tui.dashboard.pictures.form_guide`, so a new engine setting appears here by itself. Values are
-checked by the engine's own :meth:`Config.check` on the whole form, so a message names the
-field, the value and what is allowed, and cross-field rules are caught too; each message is
+checked by the engine's own :meth:`Config.check` on the whole form
+(:mod:`tui.dashboard.widgets.form_checks`), so a message names the field, the value and what
+is allowed, and cross-field rules are caught too; each message is
 shown whole under its field. The form guides: a field that means nothing with the current
 choices is dimmed (and ``Tab`` passes it by), the operator selects offer only what fits the
 encoding (and switch when the encoding does), and the help of the focused field stays visible
@@ -20,9 +21,7 @@ from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
-from textual.css.query import NoMatches
 from textual.message import Message
-from textual.validation import ValidationResult, Validator
 from textual.widget import Widget
 from textual.widgets import Input, Label, Select, Static
 
@@ -40,6 +39,11 @@ from tui.dashboard.pictures.form_guide import (
 from tui.dashboard.runs.stop_rule import DEFAULT_STAGNATION
 from tui.dashboard.widgets.field_finder import FieldFinder
 from tui.dashboard.widgets.field_input import FieldInput
+from tui.dashboard.widgets.form_checks import (
+    ConfigFieldValidator,
+    FormCheck,
+    RecordBudgetValidator,
+)
 from tui.dashboard.widgets.form_navigation import FORM_BINDINGS, move_past_dimmed
 from tui.dashboard.widgets.preset_select import PresetSelect, matching_preset, preset_choice
 from tui.lab.record_budget import RECORD_BUDGET, RecordBudgetError, budget_text, parse_budget
@@ -69,39 +73,6 @@ def field_text(value: Any) -> str:
 def select_value(name: str, value: Any) -> Any:
     """A config value as the value of its select."""
     return str(value).lower() if name in BOOL_FIELDS else value
-
-
-class ConfigFieldValidator(Validator):
-    """Checks one field in the context of the whole form."""
-
-    def __init__(self, form: ParamForm, name: str) -> None:
-        super().__init__()
-        self.form = form
-        self.name = name
-
-    def validate(self, value: str) -> ValidationResult:
-        """Fail with the engine's message if this field (with this value) is at fault."""
-        try:
-            values = self.form.values()
-        except NoMatches:  # the form is still being built
-            return self.success()
-        values[self.name] = value
-        for error in self.form.check(values):
-            if error.field == self.name:
-                return self.failure(str(error), value)
-        return self.success()
-
-
-class RecordBudgetValidator(Validator):
-    """Checks the ``record-budget`` field: a size such as ``64MB``."""
-
-    def validate(self, value: str) -> ValidationResult:
-        """Fail with the message that names the field, the value and what is allowed."""
-        try:
-            parse_budget(value)
-        except RecordBudgetError as error:
-            return self.failure(str(error), value)
-        return self.success()
 
 
 class ParamForm(Vertical):
@@ -203,8 +174,7 @@ class ParamForm(Vertical):
         self.errors: list[ConfigError] = []
         """Every problem with the current values (empty: a run can start)."""
         self._encoding = config.encoding
-        self._checked: tuple[tuple[str, str], ...] | None = None
-        self._checked_errors: list[ConfigError] = []
+        self._check = FormCheck()
 
     def compose(self) -> ComposeResult:
         """The preset select, the sections of fields with their error lines, the help line."""
@@ -379,16 +349,8 @@ class ParamForm(Vertical):
         self.choose_preset(message.name)
 
     def check(self, values: dict[str, str]) -> list[ConfigError]:
-        """The engine's :meth:`Config.check` of these values, remembered for the next call.
-
-        Each field's validator checks the whole form with its own value in it, and the form
-        checks it once more: on a keystroke they all ask about the same values.
-        """
-        key = tuple(values.items())
-        if key != self._checked:
-            self._checked = key
-            self._checked_errors = Config.check(values)
-        return list(self._checked_errors)
+        """The engine's :meth:`Config.check` of these values (see :class:`FormCheck`)."""
+        return self._check(values)
 
     def config(self) -> Config | None:
         """The config the form describes, or ``None`` while it is invalid."""
