@@ -85,6 +85,15 @@ class TravelKeys:
         screen.run_worker(self._run_worker, thread=True, group="time-travel", exit_on_error=False)
 
     def _run_worker(self) -> None:
+        """The time-travel thread, a Textual thread worker like every job of the dashboard.
+
+        A thread, not an ``async`` task: computing a generation is numpy work that holds its
+        thread for as long as it takes, and it must give up at the next generation when a newer
+        jump is asked for; the loop (:class:`~tui.dashboard.runs.travel_worker.TravelWorker`)
+        checks its latest request and this worker's cancellation between generations. One
+        worker for the screen's life, not one per key: two jumps never compete for the cores,
+        and a rewind's kept runs serve the next jump.
+        """
         worker = get_current_worker()
         self.worker.run(lambda: worker.is_cancelled)
 
