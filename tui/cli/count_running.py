@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING
 from tui.cli.count_flags import DEFAULT_CONNECT_TIMEOUT
 from tui.cli.exit_codes import EXIT_SOLVED, EXIT_USAGE
 from tui.cli.signals import Terminated, interrupted_exit_code, received_signals
+from tui.cli.store_flags import unusable_store
 from tui.cli.sweep_running import (
     act_on_swallowed,
     connect_cluster,
@@ -26,7 +27,6 @@ from tui.cli.sweep_running import (
     terminate_raises,
     worker_count,
 )
-from tui.cli.usage_error import UsageError
 from tui.lab.sweep.held_signals import signals_held
 
 if TYPE_CHECKING:
@@ -77,7 +77,7 @@ def count_on_workers(n: int, args: argparse.Namespace, arrived_before: int | Non
         try:
             store = stack.enter_context(CountStore.open(args.store))
         except StoreError as error:
-            raise UsageError("--store", args.store or "default", str(error)) from None
+            raise unusable_store(args.store, error) from None
         stack.enter_context(terminate_raises())
         started = time.perf_counter()
         progress = ProgressLine(n, "counting")

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Final
 from tui.cli.exit_codes import EXIT_USAGE
 
 if TYPE_CHECKING:
+    from tui.cli.usage_error import UsageError
     from tui.lab.store import RunStore
 
 MAX_RUN_ID: Final = 2**63 - 1
@@ -30,6 +31,14 @@ def add_store_flag(parser: argparse._ActionsContainer) -> None:
     """``--store PATH``, on a command or one of its groups: every command that reads or writes
     the run store declares it here."""
     parser.add_argument("--store", metavar="PATH", default=None, help=STORE_HELP)
+
+
+def unusable_store(flag: str | None, error: Exception) -> UsageError:
+    """The refusal of a store that cannot be used (``error``, a :class:`StoreError`, says why),
+    naming ``--store`` and its value, or ``default`` when the flag was not given."""
+    from tui.cli.usage_error import UsageError
+
+    return UsageError("--store", flag or "default", str(error))
 
 
 RECORD_BUDGET_HELP = (

@@ -22,7 +22,7 @@ from tui.cli.signals import (
     raise_interruption,
     received_signals,
 )
-from tui.cli.store_flags import add_store_flag
+from tui.cli.store_flags import add_store_flag, unusable_store
 from tui.cli.usage_error import UsageError
 from tui.lab.sweep.held_signals import signals_held
 
@@ -245,7 +245,7 @@ def run_plan(plan: Any, args: argparse.Namespace, label: str) -> int:
     try:
         store = RunStore.open(args.store)
     except StoreError as error:
-        raise UsageError("--store", args.store or "default", str(error)) from None
+        raise unusable_store(args.store, error) from None
     with store, terminate_raises():
         try:
             ledger = StoreLedger.for_plan(store, plan, fresh=args.fresh)

@@ -19,7 +19,7 @@ from typing import Final
 
 from engine import FIELDS
 from engine.config.presets import PRESETS
-from tui.cli.store_flags import MAX_RUN_ID, add_label_flag, refuse_label_unrecorded
+from tui.cli.store_flags import MAX_RUN_ID, add_label_flag, refuse_label_unrecorded, unusable_store
 from tui.cli.sweep_running import DEFAULT_MAX_EVALS, add_runner_flags, output_of, run_plan
 from tui.cli.usage_error import UsageError
 from tui.lab.sweep.held_signals import signals_held
@@ -95,7 +95,7 @@ def show(args: argparse.Namespace) -> int:
             plan = stored_plan(store, sweep_id)
             results = StoreLedger(store, sweep_id).results()
     except StoreError as error:  # unreadable store, or a damaged plan or result in it
-        raise UsageError("--store", args.store or "default", str(error)) from None
+        raise unusable_store(args.store, error) from None
     except PlanError as error:  # no such sweep, or its plan no longer gives the same configs
         if error.entry != "show":
             raise
