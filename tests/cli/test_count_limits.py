@@ -19,6 +19,7 @@ import pytest
 from engine import Config, ConfigError
 from tui.cli.command_line import main
 from tui.lab.sweep.plan import build_plan, spec_from_flags
+from tui.lab.sweep.plan_error import PlanError
 
 ROOT = Path(__file__).resolve().parents[2]
 """The repository, where ``python -m tui`` finds the package."""
@@ -58,7 +59,7 @@ def test_a_huge_count_is_refused_at_once_naming_its_limit(flag: str) -> None:
         capture_output=True, text=True, timeout=WAIT_LIMIT, cwd=ROOT, check=False,
     )  # fmt: skip
     assert done.returncode == 2, done.stderr
-    assert done.stderr.startswith(f"queens: error: {flag}: {value} is not allowed; ")
+    assert done.stderr.startswith(f"queens: error: --{flag}: {value} is not allowed; ")
     assert (allowed or "a whole number <= 2**62") in done.stderr
     assert done.stderr.count("\n") == 1
 
@@ -88,7 +89,7 @@ def test_a_count_at_its_limit_runs(case: str, capsys: pytest.CaptureFixture[str]
     # One past the limit is refused, naming the field.
     with pytest.raises(ConfigError) as caught:
         at_limit.replace(**{name: getattr(at_limit, name) + 1})
-    assert caught.value.field == name.replace("_", "-")
+    assert caught.value.field == name
 
 
 @pytest.mark.parametrize(
@@ -111,7 +112,7 @@ def test_a_one_queen_board_keeps_its_default_tries() -> None:
 
 def test_the_form_and_sweep_plans_refuse_the_same_counts() -> None:
     errors = Config.check({"n": "64", "local_search": "8", "local_search_candidates": HUGE})
-    assert [error.field for error in errors] == ["local-search-candidates"]
+    assert [error.field for error in errors] == ["local_search_candidates"]
     assert "between 1 and 4,032" in errors[0].allowed
     spec = spec_from_flags(
         ["local_search_candidates=16,5000"],
@@ -120,7 +121,7 @@ def test_the_form_and_sweep_plans_refuse_the_same_counts() -> None:
         "1",
         {"local_search": "8", "max_evals": "100"},
     )
-    with pytest.raises(ConfigError) as caught:
+    with pytest.raises(PlanError) as caught:
         build_plan(spec)
-    assert caught.value.field == "local-search-candidates"
+    assert caught.value.entry == "local-search-candidates"
     assert "between 1 and 4,032" in caught.value.allowed

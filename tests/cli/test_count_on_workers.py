@@ -103,7 +103,7 @@ def test_bad_flags_are_one_line_naming_the_flag_exit_2(
     captured = capsys.readouterr()
     assert captured.out == ""
     assert captured.err.count("\n") == 1, captured.err
-    assert captured.err.startswith(f"queens: error: {flag}: "), captured.err
+    assert captured.err.startswith(f"queens: error: --{flag}: "), captured.err
     assert not store.exists()  # refused before anything is kept
 
 
@@ -118,7 +118,7 @@ def test_a_bad_flag_in_a_real_process_is_one_line_too(store: Path) -> None:
     assert done.returncode == 2
     assert done.stdout == ""
     assert done.stderr == (
-        "queens: error: workers: 0 is not allowed; a whole number between 1 and 256\n"
+        "queens: error: --workers: 0 is not allowed; a whole number between 1 and 256\n"
     )
 
 

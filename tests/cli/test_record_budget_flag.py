@@ -31,7 +31,7 @@ def test_a_budget_that_is_no_size_is_refused_before_the_store_is_opened(
     assert code == 2
     error = capsys.readouterr().err.strip()
     assert error == (
-        f"queens: error: record-budget: {value!r} is not allowed; a size from 64KB to 1024GB, "
+        f"queens: error: --record-budget: {value!r} is not allowed; a size from 64KB to 1024GB, "
         "such as 64MB or 512KB (KB, MB, GB: powers of 1024)"
     )
     assert not store.exists()

@@ -105,7 +105,7 @@ def test_a_label_on_runs_not_recorded_is_refused(
 ) -> None:
     code, out, err = command(capsys, *argv)
     assert code == 2 and out == ""
-    assert err.startswith("queens: error: label: 'x'") and needs in err
+    assert err.startswith("queens: error: --label: 'x'") and needs in err
     assert len(err.strip().splitlines()) == 1
     assert not store_file.exists()
 

@@ -116,5 +116,5 @@ def test_an_address_that_is_not_a_dask_scheduler_ends_in_one_line(
     assert "Traceback" not in done.stderr
     lines = done.stderr.splitlines()
     assert len(lines) == 1, done.stderr
-    assert lines[0].startswith(f"queens: error: scheduler: {address!r} is not allowed; ")
+    assert lines[0].startswith(f"queens: error: --scheduler: {address!r} is not allowed; ")
     assert done.stdout == ""

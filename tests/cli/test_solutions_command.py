@@ -122,7 +122,7 @@ def test_bad_input_exits_2_and_names_the_field(
     assert main(["solutions", *words]) == 2
     captured = capsys.readouterr()
     assert captured.out == ""
-    assert captured.err.startswith(f"queens: error: {field}: ")
+    assert captured.err.startswith(f"queens: error: --{field}: ")
 
 
 def test_listing_n_17_suggests_counting(capsys: pytest.CaptureFixture[str]) -> None:

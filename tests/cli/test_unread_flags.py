@@ -12,11 +12,12 @@ from pathlib import Path
 
 import pytest
 
-from engine import Config, ConfigError
+from engine import Config
 from engine.config.field_uses import APPLIES_WHEN, APPLIES_WHEN_ON
 from tui.cli.command_line import main
 from tui.lab.rerun_line import config_flags
 from tui.lab.sweep.plan import build_plan, spec_from_file, spec_from_flags
+from tui.lab.sweep.plan_error import PlanError
 from tui.lab.sweep.task import DETERMINISTIC_FIELDS, run_task
 
 UNREAD = {
@@ -41,7 +42,7 @@ def test_a_flag_the_operators_ignore_is_refused_naming_what_reads_it(
     code = main(["solve", "--n", "8", "--seed", "1", "--generations", "1", *flags])
     err = capsys.readouterr().err
     assert code == 2
-    assert err.startswith(f"queens: error: {field}: ")
+    assert err.startswith(f"queens: error: --{field}: ")
     assert f"only {reader}" in err
     assert f"leave {field} out" in err
     assert err.count("\n") == 1
@@ -71,15 +72,15 @@ def test_defaults_and_presets_values_are_not_choices(
 def test_a_plan_that_sets_a_field_no_config_reads_is_refused(tmp_path: Path) -> None:
     plan = tmp_path / "plan.toml"
     plan.write_text("seeds = 1\nmax_evals = 100\n[grid]\nelitism = [1, 2]\n", encoding="utf-8")
-    with pytest.raises(ConfigError) as caught:
+    with pytest.raises(PlanError) as caught:
         build_plan(spec_from_file(plan))
-    assert caught.value.field == "elitism"
+    assert caught.value.entry == "elitism"
     assert "only generational survivor reads it" in caught.value.allowed
     assert f"in {plan}, line 4" in caught.value.allowed
     spec = spec_from_flags(
         ["selection=roulette,rank"], [], "8", "1", {"tournament_size": "5", "max_evals": "100"}
     )
-    with pytest.raises(ConfigError, match="selection: roulette, rank"):
+    with pytest.raises(PlanError, match="selection: roulette, rank"):
         build_plan(spec)
 
 

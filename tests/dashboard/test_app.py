@@ -311,7 +311,7 @@ async def test_a_bad_value_is_named_kept_and_blocks_a_run(
         field_input.value = value
         await pilot.pause()
         form = app.query_one(ParamForm)
-        assert form.errors[0].field == field
+        assert form.errors[0].name == field
         assert expected in str(form.errors[0])
         assert field_input.has_class("-invalid")
         # Whole, under the field itself.
@@ -334,7 +334,7 @@ async def test_cross_field_errors_follow_the_other_field() -> None:
         form.set_value("population", "30")
         await pilot.pause()
         assert tournament.has_class("-invalid")
-        assert {e.field for e in form.errors} == {"tournament-size"}
+        assert {e.field for e in form.errors} == {"tournament_size"}
         form.set_value("population", "60")
         await pilot.pause()
         assert not tournament.has_class("-invalid")

@@ -30,11 +30,11 @@ def refusal(**values: Any) -> ConfigError:
         ({"seed": False}, "seed", "a whole number or None is expected"),
         ({"unique": "no"}, "unique", "True or False is expected"),
         ({"unique": 0}, "unique", "True or False is expected"),
-        ({"crossover_rate": True}, "crossover-rate", "a number is expected"),
-        ({"crossover_rate": "0.5"}, "crossover-rate", "a number is expected"),
-        ({"time_limit": 10**400}, "time-limit", "fits a float"),
-        ({"time_limit": float("inf")}, "time-limit", "finite"),
-        ({"time_limit": float("nan")}, "time-limit", "finite"),
+        ({"crossover_rate": True}, "crossover_rate", "a number is expected"),
+        ({"crossover_rate": "0.5"}, "crossover_rate", "a number is expected"),
+        ({"time_limit": 10**400}, "time_limit", "fits a float"),
+        ({"time_limit": float("inf")}, "time_limit", "finite"),
+        ({"time_limit": float("nan")}, "time_limit", "finite"),
         ({"encoding": 3}, "encoding", "a name (text) is expected"),
     ],
 )
@@ -95,7 +95,7 @@ def test_check_reports_a_key_that_is_not_text():
             "harvest",
         ),
         ({"unique": True, "generations": 10**12}, "unique"),
-        ({"n": 64, "population": 100_000, "tournament_size": 100_000}, "tournament-size"),
+        ({"n": 64, "population": 100_000, "tournament_size": 100_000}, "tournament_size"),
     ],
 )
 def test_the_memory_estimate_blames_the_field_that_is_too_big(values, field, monkeypatch):
@@ -123,7 +123,7 @@ def test_whole_numbers_past_64_bits_are_refused_by_name(field):
     # A seed of 10^23 passed the checks and crashed the run store; a local search budget of
     # 2^64 overflowed numpy in the middle of a generation.
     error = refusal(**{field: 2**64})
-    assert (error.field, error.value) == (field.replace("_", "-"), 2**64)
+    assert (error.field, error.value) == (field, 2**64)
     assert "2**62" in error.allowed
     if field in ("seed", "generations", "max_evals", "stagnation"):
         assert getattr(Config(**{field: 2**62}), field) == 2**62  # the bound itself is fine
@@ -137,7 +137,7 @@ def test_a_harvest_of_a_small_board_fits_and_a_bounded_unique_run_fits():
 
 def test_a_run_that_can_never_make_a_child_is_refused():
     error = refusal(clone_uncrossed=False, crossover_rate=0.0)
-    assert error.field == "crossover-rate"
+    assert error.field == "crossover_rate"
     assert "clone-uncrossed" in error.allowed
     error = refusal(clone_uncrossed=False, fallback=True)
     assert error.field == "fallback"

@@ -19,7 +19,7 @@ def refusal(**values: Any) -> ConfigError:
 
 
 def assert_names(error: ConfigError, field: str, value: object, *allowed: str) -> None:
-    assert error.field == field
+    assert error.name == field
     assert error.value == value
     assert str(error) == f"{field}: {value!r} is not allowed; {error.allowed}"
     for words in allowed:
@@ -189,16 +189,16 @@ def test_check_reports_every_problem_at_once_without_raising():
         {"n": "abc", "population": "1", "crossover-rate": "2", "fitness": "nope", "colour": "red"}
     )
     by_field = {error.field: error for error in errors}
-    assert {"n", "population", "crossover-rate", "fitness", "colour"} <= set(by_field)
+    assert {"n", "population", "crossover_rate", "fitness", "colour"} <= set(by_field)
     # The population of 1 also makes the default tournament of 2 too big.
-    assert set(by_field) - {"n", "population", "crossover-rate", "fitness", "colour"} == {
-        "tournament-size"
+    assert set(by_field) - {"n", "population", "crossover_rate", "fitness", "colour"} == {
+        "tournament_size"
     }
     # Each field is reported once: the unparseable n is not checked again with a default.
     assert len(errors) == len(by_field)
     assert by_field["n"].value == "abc"
     assert by_field["population"].value == 1
-    assert by_field["crossover-rate"].value == 2.0
+    assert by_field["crossover_rate"].value == 2.0
     assert by_field["colour"].allowed == "not a config field"
 
 
@@ -228,3 +228,12 @@ def test_derived_settings():
     assert Config(n=8).shuffle_gene_rate == 0.25
     assert Config(n=1).shuffle_gene_rate == 1.0
     assert Config(gene_rate=0.1).shuffle_gene_rate == 0.1
+
+
+def test_a_refusal_keeps_the_field_as_the_config_names_it_and_gives_its_flag() -> None:
+    error = refusal(mutation_rate=2.0)
+    assert error.field == "mutation_rate"
+    assert hasattr(Config(), error.field)
+    assert error.name == "mutation-rate"
+    assert error.flag == "--mutation-rate"
+    assert str(error).startswith("mutation-rate: 2.0 is not allowed; ")

@@ -332,7 +332,7 @@ def test_the_memetic_fields_parse_from_text() -> None:
 def test_bad_memetic_values_name_the_field(values: dict[str, Any], field: str) -> None:
     with pytest.raises(ConfigError) as error:
         Config.from_mapping(values)
-    assert error.value.field == field
+    assert error.value.name == field
     assert field in str(error.value)
 
 

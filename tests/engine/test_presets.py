@@ -73,7 +73,7 @@ def test_overrides_apply_and_leave_the_rest(preset: Preset):
 def test_an_override_is_validated():
     with pytest.raises(ConfigError) as caught:
         preset_named("codeproject-2011").config(clone_uncrossed=False)
-    assert caught.value.field == "clone-uncrossed"
+    assert caught.value.field == "clone_uncrossed"
     with pytest.raises(ConfigError) as caught:
         preset_named("sheppard").config(harvest=True)
     assert caught.value.field == "harvest"

@@ -23,7 +23,6 @@ from typing import Any
 
 import pytest
 
-from engine import ConfigError
 from engine.config.config import LARGEST_WHOLE_NUMBER
 from tui.cli.command_line import main
 from tui.lab.store import RunStore, StoreError
@@ -31,6 +30,7 @@ from tui.lab.sweep.errors import ClusterError, TaskFailed, WorkersLost
 from tui.lab.sweep.held_signals import signals_held
 from tui.lab.sweep.local_pool import LocalPool
 from tui.lab.sweep.plan import build_plan, spec_from_file, spec_from_flags
+from tui.lab.sweep.plan_error import PlanError
 from tui.lab.sweep.plan_file import MAX_PLAN_BYTES, deepest_nesting, read_plan_text
 from tui.lab.sweep.task import Task, run_task, task_config
 
@@ -121,7 +121,7 @@ def test_a_plan_that_is_no_small_toml_file_is_refused_before_it_is_read(
 def test_a_parser_error_names_the_file_and_line(tmp_path: Path, text: str, where: str) -> None:
     path = tmp_path / "plan.toml"
     path.write_text(text)
-    with pytest.raises(ConfigError) as refused:
+    with pytest.raises(PlanError) as refused:
         spec_from_file(path)
     assert str(refused.value).startswith(f"plan: '{path}' is not allowed; valid TOML (")
     assert str(refused.value).endswith(f"{where})")
@@ -132,7 +132,7 @@ def test_a_plan_that_grows_past_the_limit_is_not_read_past_it(tmp_path: Path) ->
     path.write_bytes(b"#" * MAX_PLAN_BYTES)
     assert len(read_plan_text(path)) == MAX_PLAN_BYTES
     path.write_bytes(b"#" * (MAX_PLAN_BYTES + 1))
-    with pytest.raises(ConfigError, match="at most 1,000,000 bytes"):
+    with pytest.raises(PlanError, match="at most 1,000,000 bytes"):
         read_plan_text(path)
 
 
@@ -150,7 +150,7 @@ def seeds_plan(seeds: str) -> Any:
 
 def test_seeds_past_the_engines_limit_are_refused_naming_the_seed() -> None:
     last = LARGEST_WHOLE_NUMBER + 1
-    with pytest.raises(ConfigError) as refused:
+    with pytest.raises(PlanError) as refused:
         seeds_plan(f"{LARGEST_WHOLE_NUMBER}-{last}")
     message = str(refused.value)
     assert message.startswith(f"seeds: '{LARGEST_WHOLE_NUMBER}-{last}' is not allowed; ")
@@ -251,7 +251,7 @@ def test_a_bad_scheduler_is_refused_by_both_commands_alike(
     )  # fmt: skip
     err = capsys.readouterr().err
     assert code == 2
-    assert err.startswith("queens: error: scheduler: 'garbage' is not allowed; not a scheduler")
+    assert err.startswith("queens: error: --scheduler: 'garbage' is not allowed; not a scheduler")
     assert err.count("\n") == 1
 
 

@@ -6,7 +6,6 @@ from pathlib import Path
 
 import pytest
 
-from engine import ConfigError
 from engine.config.presets import PRESETS
 from tui.lab.sweep.fingerprint import config_fingerprint
 from tui.lab.sweep.plan import (
@@ -18,6 +17,7 @@ from tui.lab.sweep.plan import (
     spec_from_file,
     spec_from_flags,
 )
+from tui.lab.sweep.plan_error import PlanError
 
 
 def plan_of(grid: list[str], presets: list[str] = [], n: str | None = None, **fixed: object):  # type: ignore[no-untyped-def]  # noqa: B006
@@ -70,7 +70,7 @@ def test_seeds_are_a_count_or_a_range(text: object, first: int, count: int) -> N
 
 @pytest.mark.parametrize("text", ["0", "-3", "5-2", "many", "", True, 2.5, "1000000000", "3-"])
 def test_bad_seeds_are_refused_naming_the_value(text: object) -> None:
-    with pytest.raises(ConfigError, match=r"^seeds: "):
+    with pytest.raises(PlanError, match=r"^seeds: "):
         parse_seeds(text)
 
 
@@ -93,16 +93,16 @@ def test_a_bad_grid_names_the_field_and_the_value(
     grid: list[str], fixed: dict[str, object], message: str
 ) -> None:
     fixed = {"generations": "10", **fixed}
-    with pytest.raises(ConfigError) as caught:
+    with pytest.raises(PlanError) as caught:
         build_plan(spec_from_flags(grid, [], None, "3", fixed))
     assert str(caught.value).startswith(message)
     assert "(from the command line)" in str(caught.value)
 
 
 def test_a_config_that_may_never_stop_is_refused() -> None:
-    with pytest.raises(ConfigError, match=r"^budget: .*cell n=8.*may never stop"):
+    with pytest.raises(PlanError, match=r"^budget: .*cell n=8.*may never stop"):
         build_plan(spec_from_flags([], [], "8", "3", {}))
-    with pytest.raises(ConfigError, match=r"cell preset=default.*may never stop"):
+    with pytest.raises(PlanError, match=r"cell preset=default.*may never stop"):
         build_plan(spec_from_flags([], ["default", "deap-nqueens"], None, "3", {}))
     # A deterministic budget, or a time limit (flagged in the report), is enough.
     for fixed in ({"max_evals": "100"}, {"stagnation": "5"}, {"time_limit": "1"}):
@@ -112,15 +112,15 @@ def test_a_config_that_may_never_stop_is_refused() -> None:
 
 
 def test_a_cell_that_does_not_fit_names_the_cell() -> None:
-    with pytest.raises(ConfigError, match=r"^n: 10 .*supports N = 8.*cell preset=queens-ai, n=10"):
+    with pytest.raises(PlanError, match=r"^n: 10 .*supports N = 8.*cell preset=queens-ai, n=10"):
         build_plan(spec_from_flags([], ["queens-ai"], "8,10", "3", {}))
 
 
 def test_too_many_cells_or_runs_are_refused_before_anything_is_allocated() -> None:
     many = ",".join(str(n) for n in range(4, 204))
-    with pytest.raises(ConfigError, match=r"^grid: 40000 is not allowed; at most 10,000"):
+    with pytest.raises(PlanError, match=r"^grid: 40000 is not allowed; at most 10,000"):
         build_plan(spec_from_flags([f"population={many}"], [], many, "1", {"generations": "1"}))
-    with pytest.raises(ConfigError, match=f"at most {MAX_TASKS:,} runs in all"):
+    with pytest.raises(PlanError, match=f"at most {MAX_TASKS:,} runs in all"):
         build_plan(spec_from_flags([], [], "8,10", str(MAX_TASKS), {"generations": "1"}))
 
 
@@ -178,13 +178,13 @@ def test_a_bad_plan_file_names_the_field_the_value_the_file_and_the_line(
     tmp_path: Path, text: str, message: str
 ) -> None:
     path = write(tmp_path, text)
-    with pytest.raises(ConfigError, match=message) as caught:
+    with pytest.raises(PlanError, match=message) as caught:
         build_plan(spec_from_file(path))
     assert "plan.toml" in str(caught.value)
 
 
 def test_a_missing_plan_file_is_a_clear_error(tmp_path: Path) -> None:
-    with pytest.raises(ConfigError, match=r"^plan: .*no-such.toml.* is not allowed; a readable"):
+    with pytest.raises(PlanError, match=r"^plan: .*no-such.toml.* is not allowed; a readable"):
         spec_from_file(tmp_path / "no-such.toml")
 
 

@@ -316,7 +316,7 @@ def test_a_dask_worker_or_dashboard_is_not_taken_for_the_scheduler(
             capture_output=True, text=True, timeout=WAIT_LIMIT, cwd=root, check=False,
         )  # fmt: skip
         assert done.returncode == 2, done.stderr
-        assert done.stderr.startswith(f"queens: error: scheduler: {address!r} is not allowed; ")
+        assert done.stderr.startswith(f"queens: error: --scheduler: {address!r} is not allowed; ")
         assert said in done.stderr
         assert done.stderr.count("\n") == 1, done.stderr
 

@@ -127,7 +127,7 @@ def refuse_unknown(
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``queens`` command. Returns (and exits with) the exit code."""
-    from engine import ConfigError
+    from engine.errors import NotAllowed
 
     try:
         words = sys.argv[1:] if argv is None else list(argv)
@@ -142,8 +142,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return dashboard(None, glyphs_asked(args), speed=chosen_speed(args, OPENING_SPEED))
         code: int = args.handler(args)
         return code
-    except ConfigError as error:
-        print(f"queens: error: {error}", file=sys.stderr)
+    except NotAllowed as error:  # a config value, a sweep plan's entry, a flag of our own
+        print(f"queens: error: {error.command_line_text()}", file=sys.stderr)
         return EXIT_USAGE
     except KeyboardInterrupt as interruption:
         return report_interruption(interruption)

@@ -95,7 +95,7 @@ def config_from_args(args: argparse.Namespace) -> Config:
     try:
         config = Config.from_mapping(values)
     except ConfigError as error:
-        if preset_name is None or error.field.replace("-", "_") in given:
+        if preset_name is None or error.field in given:
             raise
         # The value at fault is the preset's, not a flag's: say so.
         preset = preset_named(preset_name)
@@ -143,7 +143,7 @@ def preset_values(name: str | None, given: Mapping[str, Any]) -> dict[str, Any]:
 def choose_fitting_operators(values: dict[str, Any], given: Mapping[str, Any]) -> None:
     """Replace, in place, the operators the user did not name that do not fit the encoding."""
     fitting = fitting_operators(parse_field("encoding", values["encoding"]))
-    misfits = {error.field.replace("-", "_") for error in Config.check(values)}
+    misfits = {error.field for error in Config.check(values)}
     for name in OPERATOR_FIELDS:
         if name in misfits and name not in given:
             values[name] = fitting[name]

@@ -10,8 +10,8 @@ from __future__ import annotations
 import argparse
 from typing import Final
 
-from engine import ConfigError
-from tui.cli.store_flags import STORE_HELP
+from tui.cli.store_flags import add_store_flag
+from tui.cli.usage_error import UsageError
 
 RUNNER_FLAGS: Final = ("workers", "force_workers", "scheduler", "connect_timeout", "store", "fresh")
 """The flags of a count on workers, in the order a refusal names them."""
@@ -51,7 +51,7 @@ def add_count_runner_flags(parser: argparse.ArgumentParser) -> None:
         metavar="SECONDS",
         help=f"seconds to wait for the Dask scheduler (default {DEFAULT_CONNECT_TIMEOUT})",
     )
-    group.add_argument("--store", default=None, metavar="PATH", help=STORE_HELP)
+    add_store_flag(group)
     group.add_argument("--fresh", action="store_true", help="forget the kept parts; start over")
 
 
@@ -64,7 +64,7 @@ def check_count_runner_flags(args: argparse.Namespace) -> None:
     """Refuse a count runner flag where it means nothing, naming the first one given.
 
     Raises:
-        ConfigError: A runner flag without ``--count`` (or with ``--by-ga``); ``--workers``
+        UsageError: A runner flag without ``--count`` (or with ``--by-ga``); ``--workers``
             with ``--scheduler``; ``--store``, ``--fresh`` or ``--force-workers`` without
             workers to go with; ``--connect-timeout`` without ``--scheduler``.
     """
@@ -75,23 +75,23 @@ def check_count_runner_flags(args: argparse.Namespace) -> None:
     name, value = given[0]
     flag = "--" + name.replace("_", "-")
     if not args.count or args.by_ga:
-        raise ConfigError(
-            name,
+        raise UsageError(
+            flag,
             value,
             f"{flag} is for counting on workers: only with --count (a listing, and --by-ga, "
             "run in this process)",
         )
     if args.workers is not None and args.scheduler is not None:
-        raise ConfigError(
-            "workers", args.workers, "local workers or a Dask cluster (--scheduler), not both"
+        raise UsageError(
+            "--workers", args.workers, "local workers or a Dask cluster (--scheduler), not both"
         )
     if not on_workers(args):
-        raise ConfigError(
-            name,
+        raise UsageError(
+            flag,
             value,
             f"{flag} goes with --workers or --scheduler (a count in this process keeps nothing)",
         )
     if args.force_workers and args.workers is None:
-        raise ConfigError("force-workers", True, "only with --workers")
+        raise UsageError("--force-workers", True, "only with --workers")
     if args.connect_timeout is not None and args.scheduler is None:
-        raise ConfigError("connect-timeout", args.connect_timeout, "only with --scheduler")
+        raise UsageError("--connect-timeout", args.connect_timeout, "only with --scheduler")

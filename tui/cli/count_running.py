@@ -16,10 +16,10 @@ import time
 from contextlib import ExitStack
 from typing import TYPE_CHECKING
 
-from engine import ConfigError
 from tui.cli.count_flags import DEFAULT_CONNECT_TIMEOUT
 from tui.cli.exit_codes import EXIT_SOLVED, EXIT_USAGE
 from tui.cli.signals import Terminated, interrupted_exit_code, received_signals
+from tui.cli.store_flags import unusable_store
 from tui.cli.sweep_running import (
     act_on_swallowed,
     connect_cluster,
@@ -47,7 +47,7 @@ def count_on_workers(n: int, args: argparse.Namespace, arrived_before: int | Non
         are kept: the same command continues); 2 if the workers or the store could not go on.
 
     Raises:
-        ConfigError: On a bad flag or board size, an unusable store, or a scheduler that is
+        UsageError: On a bad flag or board size, an unusable store, or a scheduler that is
             malformed or unreachable (exit 2).
     """
     if arrived_before is None:
@@ -77,7 +77,7 @@ def count_on_workers(n: int, args: argparse.Namespace, arrived_before: int | Non
         try:
             store = stack.enter_context(CountStore.open(args.store))
         except StoreError as error:
-            raise ConfigError("store", args.store or "default", str(error)) from None
+            raise unusable_store(args.store, error) from None
         stack.enter_context(terminate_raises())
         started = time.perf_counter()
         progress = ProgressLine(n, "counting")

@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from engine import ConfigError
+from tui.cli.usage_error import UsageError
 from tui.lab.figures.run_series import thinned_stats
 
 if TYPE_CHECKING:
@@ -19,16 +19,16 @@ def draw_run_plot(path: Path, store: RunStore, info: RunInfo) -> None:
     """Draw the run's figure at ``path`` and say so on stderr.
 
     Raises:
-        ConfigError: If the run has no generations recorded or the file cannot be written.
+        UsageError: If the run has no generations recorded or the file cannot be written.
     """
     from tui.lab.figures.run_figure import draw_run_figure
 
     columns = thinned_stats(store, info.id, info.generations)
     if not columns["evaluations"]:
-        raise ConfigError("plot", str(path), f"run {info.id} has no generations to draw")
+        raise UsageError("--plot", str(path), f"run {info.id} has no generations to draw")
     title = f"run {info.id}: N = {info.n}, seed {info.seed}, {info.generations:,} generations"
     try:
         draw_run_figure(path, columns, title)
     except OSError as error:
-        raise ConfigError("plot", str(path), f"the figure could not be written: {error}") from None
+        raise UsageError("--plot", str(path), f"the figure could not be written: {error}") from None
     print(f"queens: figure written to {path}", file=sys.stderr)

@@ -32,10 +32,10 @@ def chosen_speed(args: argparse.Namespace, default: float | None) -> float | Non
     ``default``.
 
     Raises:
-        ConfigError: If ``--speed`` is no positive number nor ``unlimited``, naming the flag,
+        UsageError: If ``--speed`` is no positive number nor ``unlimited``, naming the flag,
             the value and what is allowed.
     """
-    from engine import ConfigError
+    from tui.cli.usage_error import UsageError
     from tui.dashboard.runs.speed import SPEED_ALLOWED, SpeedError, parse_speed
 
     text: str | None = getattr(args, SPEED_DEST, None)
@@ -44,4 +44,4 @@ def chosen_speed(args: argparse.Namespace, default: float | None) -> float | Non
     try:
         return parse_speed(text)
     except SpeedError:
-        raise ConfigError("--speed", text, SPEED_ALLOWED) from None
+        raise UsageError("--speed", text, SPEED_ALLOWED) from None

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Final
 from tui.cli.exit_codes import EXIT_USAGE
 
 if TYPE_CHECKING:
+    from tui.cli.usage_error import UsageError
     from tui.lab.store import RunStore
 
 MAX_RUN_ID: Final = 2**63 - 1
@@ -26,9 +27,18 @@ SHOWN_CHARACTERS: Final = 80
 STORE_HELP = "the run store (default: $QUEENS_STORE, else runs.sqlite3 in the user data directory)"
 
 
-def add_store_flag(parser: argparse.ArgumentParser) -> None:
-    """``--store PATH``."""
+def add_store_flag(parser: argparse._ActionsContainer) -> None:
+    """``--store PATH``, on a command or one of its groups: every command that reads or writes
+    the run store declares it here."""
     parser.add_argument("--store", metavar="PATH", default=None, help=STORE_HELP)
+
+
+def unusable_store(flag: str | None, error: Exception) -> UsageError:
+    """The refusal of a store that cannot be used (``error``, a :class:`StoreError`, says why),
+    naming ``--store`` and its value, or ``default`` when the flag was not given."""
+    from tui.cli.usage_error import UsageError
+
+    return UsageError("--store", flag or "default", str(error))
 
 
 RECORD_BUDGET_HELP = (
@@ -46,7 +56,7 @@ def record_budget_of(args: argparse.Namespace) -> int:
     """The bytes ``--record-budget`` asks for (the default without it).
 
     Raises:
-        ConfigError: Not a size, or out of range (naming the flag, the value, what is allowed).
+        UsageError: Not a size, or out of range (naming the flag, the value, what is allowed).
     """
     from tui.lab.record_budget import RECORD_BUDGET, parse_budget
 
@@ -94,12 +104,12 @@ def refuse_label_unrecorded(label: str | None, recorded: bool, needs: str) -> No
     """A label on runs that are not recorded names nothing: refuse it.
 
     Raises:
-        ConfigError: ``label`` given and ``recorded`` false.
+        UsageError: ``label`` given and ``recorded`` false.
     """
     if label is not None and not recorded:
-        from engine import ConfigError
+        from tui.cli.usage_error import UsageError
 
-        raise ConfigError("label", label, f"it names a recorded run: add {needs}")
+        raise UsageError("--label", label, f"it names a recorded run: add {needs}")
 
 
 def add_run_argument(parser: argparse.ArgumentParser) -> None:

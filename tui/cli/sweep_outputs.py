@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from engine import ConfigError
+from tui.cli.usage_error import UsageError
 
 if TYPE_CHECKING:
     from tui.lab.sweep.curves import CurveKeeper, CurveWriter
@@ -52,14 +52,14 @@ def check_curves_target(text: str) -> Path:
     """The ``--curves`` file, once its suffix and folder are known good.
 
     Raises:
-        ConfigError: Not a ``.csv`` file name, a folder, or a missing folder.
+        UsageError: Not a ``.csv`` file name, a folder, or a missing folder.
     """
     allowed = "a file ending in .csv in an existing folder"
     path = Path(text).expanduser()
     if path.suffix.lower() != ".csv" or path.is_dir():
-        raise ConfigError("curves", text, allowed)
+        raise UsageError("--curves", text, allowed)
     if not path.parent.is_dir():
-        raise ConfigError("curves", text, f"{allowed}: the folder {str(path.parent)!r} is missing")
+        raise UsageError("--curves", text, f"{allowed}: the folder {str(path.parent)!r} is missing")
     return path
 
 
@@ -78,7 +78,8 @@ class SweepOutputs:
         """Check the flags (before any run).
 
         Raises:
-            ConfigError: On a bad ``--curves`` or ``--plot``, or matplotlib missing.
+            UsageError: On a bad ``--curves``.
+            FigureError: On a bad ``--plot``, or matplotlib missing.
         """
         from tui.lab.figures.plot_target import check_plot_target
 
@@ -113,7 +114,7 @@ class SweepOutputs:
             try:
                 self.writer = CurveWriter(self.curves_path)
             except OSError as error:
-                raise ConfigError("curves", str(self.curves_path), str(error)) from None
+                raise UsageError("--curves", str(self.curves_path), str(error)) from None
         try:
             yield
         finally:
@@ -142,7 +143,7 @@ def draw_sweep_plot(
     """Draw the sweep's figure at ``path`` and say so on stderr.
 
     Raises:
-        ConfigError: If the file cannot be written.
+        UsageError: If the file cannot be written.
     """
     from tui.lab.figures.sweep_figure import FigureRow, draw_sweep_figure
     from tui.lab.statistics.run_lengths import censored_sample
@@ -157,5 +158,5 @@ def draw_sweep_plot(
     try:
         draw_sweep_figure(path, rows, title_text(plan, sweep_id))
     except OSError as error:
-        raise ConfigError("plot", str(path), f"the figure could not be written: {error}") from None
+        raise UsageError("--plot", str(path), f"the figure could not be written: {error}") from None
     print(f"queens: figure written to {path}", file=sys.stderr)

@@ -15,7 +15,6 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any, Final
 
-from engine import ConfigError
 from tui.cli.exit_codes import EXIT_USAGE
 from tui.cli.signals import (
     Terminated,
@@ -23,7 +22,9 @@ from tui.cli.signals import (
     raise_interruption,
     received_signals,
 )
+from tui.cli.store_flags import add_store_flag, unusable_store
 from tui.cli.sweep_outputs import SweepOutputs, add_output_flags, draw_sweep_plot
+from tui.cli.usage_error import UsageError
 from tui.lab.sweep.held_signals import signals_held
 
 if TYPE_CHECKING:
@@ -65,7 +66,7 @@ def add_runner_flags(parser: argparse.ArgumentParser, workers_flag: str) -> None
         metavar="SECONDS",
         help="seconds to wait for the Dask scheduler (default 10)",
     )
-    parser.add_argument("--store", default=None, metavar="PATH", help="the run store file")
+    add_store_flag(parser)
     parser.add_argument("--fresh", action="store_true", help="forget kept results; start over")
     parser.add_argument(
         "--record-runs",
@@ -82,7 +83,7 @@ def worker_count(text: str | None, force: bool, flag: str = "workers") -> int:
     """The local workers: the cores by default; more than the cores only when forced.
 
     Raises:
-        ConfigError: On a value that is not a whole number >= 1, or above :data:`MAX_WORKERS`.
+        UsageError: On a value that is not a whole number >= 1, or above :data:`MAX_WORKERS`.
     """
     cores = os.cpu_count() or 1
     if text is None:
@@ -90,9 +91,9 @@ def worker_count(text: str | None, force: bool, flag: str = "workers") -> int:
     try:
         wanted = int(str(text).strip().replace("_", ""))
     except ValueError:
-        raise ConfigError(flag, text, "a whole number >= 1 is expected") from None
+        raise UsageError(f"--{flag}", text, "a whole number >= 1 is expected") from None
     if not 1 <= wanted <= MAX_WORKERS:
-        raise ConfigError(flag, wanted, f"a whole number between 1 and {MAX_WORKERS}")
+        raise UsageError(f"--{flag}", wanted, f"a whole number between 1 and {MAX_WORKERS}")
     if wanted > cores and not force:
         print(
             f"queens: --{flag} {wanted} capped at this machine's {cores} cores "
@@ -107,14 +108,14 @@ def connect_timeout(text: str) -> float:
     """The seconds of ``--connect-timeout``.
 
     Raises:
-        ConfigError: On a value that is not a number of seconds between 0 and 3600.
+        UsageError: On a value that is not a number of seconds between 0 and 3600.
     """
     try:
         value = float(text)
     except ValueError:
-        raise ConfigError("connect-timeout", text, "a number of seconds > 0") from None
+        raise UsageError("--connect-timeout", text, "a number of seconds > 0") from None
     if not 0 < value <= 3600:
-        raise ConfigError("connect-timeout", value, "a number of seconds between 0 and 3600")
+        raise UsageError("--connect-timeout", value, "a number of seconds between 0 and 3600")
     return value
 
 
@@ -177,7 +178,7 @@ def _backend(
     """The local pool, or the Dask cluster of ``--scheduler`` (connected).
 
     Raises:
-        ConfigError: On ``--record-runs`` with ``--scheduler``, or an unusable scheduler.
+        UsageError: On ``--record-runs`` with ``--scheduler``, or an unusable scheduler.
     """
     with signals_held():  # an import cut by a signal may swallow it: import whole
         from tui.lab.sweep.local_pool import LocalPool
@@ -189,8 +190,8 @@ def _backend(
             label=getattr(args, "label", None),
         )
     if args.record_runs:
-        raise ConfigError(
-            "record-runs",
+        raise UsageError(
+            "--record-runs",
             True,
             "local workers only: Dask workers cannot write to this machine's store",
         )
@@ -201,14 +202,14 @@ def connect_cluster(address: str, timeout: float) -> DaskCluster:
     """The Dask cluster whose scheduler is at ``address``, connected.
 
     Raises:
-        ConfigError: On a malformed or unreachable scheduler, or Dask not installed.
+        UsageError: On a malformed or unreachable scheduler, or Dask not installed.
     """
     with signals_held():  # importing distributed, which a signal could leave half done
         from tui.lab.sweep.dask_cluster import ClusterError, DaskCluster
     try:
         return DaskCluster(address, timeout)
     except ClusterError as error:
-        raise ConfigError("scheduler", address, str(error)) from None
+        raise UsageError("--scheduler", address, str(error)) from None
 
 
 def act_on_swallowed(arrived_before: int) -> None:
@@ -231,7 +232,7 @@ def run_plan(plan: Any, args: argparse.Namespace, label: str) -> int:
         kept: the same command continues it); 2 if the runner could not go on.
 
     Raises:
-        ConfigError: On a bad flag, an unusable store, or an unreachable scheduler (exit 2).
+        UsageError: On a bad flag, an unusable store, or an unreachable scheduler (exit 2).
     """
     arrived_before = len(received_signals)
     with signals_held():  # an import cut by a signal may swallow it: import whole
@@ -247,7 +248,7 @@ def run_plan(plan: Any, args: argparse.Namespace, label: str) -> int:
     try:
         store = RunStore.open(args.store)
     except StoreError as error:
-        raise ConfigError("store", args.store or "default", str(error)) from None
+        raise unusable_store(args.store, error) from None
     with store, terminate_raises():
         try:
             ledger = StoreLedger.for_plan(store, plan, fresh=args.fresh)

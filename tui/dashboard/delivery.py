@@ -20,6 +20,7 @@ from textual.app import App
 
 from tui.dashboard.files.export_files import ExportFile
 from tui.dashboard.files.settings import load_settings, save_setting
+from tui.lab.user_folders import user_downloads_folder
 
 FOLDER_SETTING = "export_folder"
 """The settings key of the last folder files were exported to."""
@@ -39,12 +40,9 @@ def start_folder() -> Path:
 
 
 def downloads_folder() -> Path:
-    """The user's downloads folder (``platformdirs.user_downloads_path()``: ``~/Downloads``
-    on Linux, or the folder ``user-dirs.dirs`` names), made if missing; the home folder when
-    it cannot be made."""
-    import platformdirs
-
-    folder = platformdirs.user_downloads_path()
+    """The user's downloads folder (:func:`~tui.lab.user_folders.user_downloads_folder`), made
+    if missing; the home folder when it cannot be made."""
+    folder = user_downloads_folder()
     try:
         folder.mkdir(parents=True, exist_ok=True)
     except OSError:  # a read-only home, say: offer the home folder, which the user can edit

@@ -5,7 +5,9 @@ The screen composes the views and owns the run; its parts are objects it calls b
 received here), :class:`~tui.dashboard.painter.Painter` (paints the views at their rates), and
 the time-travel and record keys' :class:`~tui.dashboard.actions.travel_keys.TravelKeys` and
 :class:`~tui.dashboard.actions.record_keys.RecordKeys`. Its keys are
-:data:`tui.dashboard.actions.bindings.MAIN_BINDINGS`.
+:data:`tui.dashboard.actions.bindings.MAIN_BINDINGS`; those that walk the run's past and an
+individual's family are handed on by
+:class:`~tui.dashboard.actions.past_and_family.PastAndFamilyKeys`.
 """
 
 from __future__ import annotations
@@ -25,8 +27,9 @@ from textual.widgets import Footer
 from engine import Config, GeneticAlgorithm, Snapshot
 from tui.dashboard.actions import bindings
 from tui.dashboard.actions.origin_keys import OriginKeys
+from tui.dashboard.actions.past_and_family import PastAndFamilyKeys
 from tui.dashboard.actions.record_keys import RecordKeys
-from tui.dashboard.actions.travel_keys import BIG_STEP, TravelKeys
+from tui.dashboard.actions.travel_keys import TravelKeys
 from tui.dashboard.painter import FRAME_RATE, Painter
 from tui.dashboard.pictures.board_layout import FORM_WIDTH, form_leaves_board_room, plan_screen
 from tui.dashboard.run_control import RunControl
@@ -57,7 +60,7 @@ TOAST_RACK: Final = "textual-toastrack"
 """The screen's container of notifications (Textual's ``ToastRack``)."""
 
 
-class MainScreen(Screen[None]):
+class MainScreen(PastAndFamilyKeys, Screen[None]):
     """One run of a GA on the N-Queens puzzle: its parameters, its board, its population.
 
     Args:
@@ -418,22 +421,6 @@ class MainScreen(Screen[None]):
         self.painter.redraw_chart()
         self.painter.repaint(force=True)
 
-    def action_parent(self) -> None:
-        """Inspect the main parent of the individual on the board (generation g - 1)."""
-        self.origin_keys.parent()
-
-    def action_other_parent(self) -> None:
-        """Inspect the other parent of the individual on the board."""
-        self.origin_keys.parent(other=True)
-
-    def action_child(self) -> None:
-        """Back down to the child the parent key stepped up from."""
-        self.origin_keys.child()
-
-    def action_ancestry(self) -> None:
-        """The line of the individual on the board back to generation 0."""
-        self.origin_keys.ancestry()
-
     def action_zoom(self) -> None:
         """Switch a large board between its overview and a scrollable full-size view."""
         board = self.board
@@ -466,26 +453,6 @@ class MainScreen(Screen[None]):
     def action_toggle_x_axis(self) -> None:
         """Plot against generations or against evaluations."""
         self.painter.toggle_x_axis()
-
-    def action_back_one(self) -> None:
-        """One generation back (pauses the run)."""
-        self.travel_keys.move(-1)
-
-    def action_back_ten(self) -> None:
-        """Ten generations back (pauses the run)."""
-        self.travel_keys.move(-BIG_STEP)
-
-    def action_forward_one(self) -> None:
-        """One generation forward (past the record's end: the live run)."""
-        self.travel_keys.move(1)
-
-    def action_forward_ten(self) -> None:
-        """Ten generations forward (past the record's end: the live run)."""
-        self.travel_keys.move(BIG_STEP)
-
-    def action_go_to(self) -> None:
-        """Ask for a generation and jump to it."""
-        self.travel_keys.go_to()
 
     def action_go_live(self) -> None:
         """Back to the live run (a replay: the run left behind for it, else its last one).

@@ -20,7 +20,7 @@ from textual.containers import Vertical
 from engine import Snapshot
 from tui.dashboard.pictures.board_pictures import Position
 from tui.dashboard.pictures.origin import Origin, origin_of
-from tui.dashboard.runs.current_run import CurrentRun
+from tui.dashboard.runs.current_run import OVER, CurrentRun
 from tui.dashboard.runs.history_series import SERIES_DIVERSITY, thinned
 from tui.dashboard.runs.pressure_series import columns_of, shown_rows
 from tui.dashboard.runs.time_travel import TimeTravel
@@ -54,8 +54,6 @@ SPARK_POINTS: Final = 240
 """Points per sparkline at most."""
 RATE_WINDOW: Final = 1.0
 """Seconds over which generations per second are measured."""
-FINISHED: Final = ("solved", "stopped")
-"""The states of a run that will not step again."""
 
 
 class Painter:
@@ -315,7 +313,7 @@ class Painter:
             self.run.variation.measured,
             0 if travel is None else travel.variation.version,
             shown,
-            self.run.state in FINISHED,
+            self.run.state in OVER,
         )
 
     def _explained_columns(self, shown: int) -> tuple[dict[str, list[float]], Note | None]:
@@ -324,7 +322,7 @@ class Painter:
         chart showed them then, and why the generation shown has no figures, if it has none."""
         live = self.run.variation.columns()
         if shown < 0 or self.travel is None:
-            if self.run.state in FINISHED and not live["generation"]:
+            if self.run.state in OVER and not live["generation"]:
                 recorded = self.travel is not None and self.travel.timeline is not None
                 return live, finished_note(recorded)
             return live, None

@@ -92,7 +92,7 @@ class RunControl:
         self.run.series = HistorySeries()
         self.run.inspected = None
         self.status.stop_reason = None
-        self.run.state = "running" if run else "paused"
+        self.run.move_to("running" if run else "paused")
         self.painter.reset()
         self.painter.repaint(force=True)
         return True
@@ -121,7 +121,7 @@ class RunControl:
         self.travel.leave()
         self.status.note = None
         if self.run.state == "running" and not self.runner.running:
-            self.run.state = "paused"  # it was the record playing back, not the run
+            self.run.move_to("paused")  # it was the record playing back, not the run
         algorithm = self.runner.algorithm
         if algorithm is not None:
             self.run.latest = algorithm.snapshot
@@ -140,11 +140,11 @@ class RunControl:
         if self.runner.running:
             self.runner.pause()
             self.recording.flush()
-            self.run.state = "paused"
+            self.run.move_to("paused")
         else:
             self.record_from_here()
             self.runner.resume()
-            self.run.state = "running"
+            self.run.move_to("running")
         self.painter.repaint(force=True)
 
     def step_once(self) -> None:
@@ -156,7 +156,7 @@ class RunControl:
             return
         self.record_from_here()
         self.runner.step_once()
-        self.run.state = "paused"
+        self.run.move_to("paused")
         self.painter.repaint(force=True)
 
     def pause(self) -> None:
@@ -164,7 +164,7 @@ class RunControl:
         if self.runner.running:
             self.runner.pause()
             self.recording.flush()
-            self.run.state = "paused"
+            self.run.move_to("paused")
             self.painter.repaint(force=True)
 
     def change_speed(self, steps: int) -> None:
@@ -204,7 +204,7 @@ class RunControl:
 
     def report_failure(self, error: str) -> None:
         """The engine raised: say so, and keep the app alive."""
-        self.run.state = "error"
+        self.run.move_to("error")
         self.screen.notify(error, title="Engine error", severity="error", timeout=10)
         self.painter.repaint(force=True)
 
@@ -229,14 +229,14 @@ class RunControl:
         self.run.latest = snapshot
         self.status.stop_reason = self._stop_words(snapshot)
         if snapshot.solved:
-            self.run.state = "solved"
+            self.run.move_to("solved")
             self.screen.notify(
                 f"N = {snapshot.n} solved at generation {snapshot.generation:,} "
                 f"({snapshot.evaluations:,} evaluations).",
                 title="Solved",
             )
         else:
-            self.run.state = "stopped"
+            self.run.move_to("stopped")
             self.screen.notify(
                 f"Stopped at generation {snapshot.generation:,}: {self.status.stop_reason}; "
                 f"best has {snapshot.best_conflicts} conflicts.",

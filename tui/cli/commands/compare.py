@@ -13,9 +13,9 @@ from __future__ import annotations
 import argparse
 from typing import Final
 
-from engine import ConfigError
 from engine.config.presets import PRESETS
 from tui.cli.sweep_running import DEFAULT_MAX_EVALS, add_runner_flags, run_plan
+from tui.cli.usage_error import UsageError
 from tui.lab.sweep.held_signals import signals_held
 
 OPERATOR_FLAGS: Final = ("selection", "crossover", "mutation", "survivor", "fitness")
@@ -26,7 +26,7 @@ def compare_plan(args: argparse.Namespace) -> object:
     """Validate the ``compare`` flags into a sweep plan, before any run starts.
 
     Raises:
-        ConfigError: On an unknown preset, a preset that does not fit ``--n``, no preset at
+        UsageError: On an unknown preset, a preset that does not fit ``--n``, no preset at
             all, or a bad ``--seeds``, ``--time-limit`` or ``--max-evals``; naming the flag.
     """
     with signals_held():  # an import cut by a signal may swallow it: import whole
@@ -34,8 +34,8 @@ def compare_plan(args: argparse.Namespace) -> object:
         from tui.lab.sweep.plan import PlanSpec, build_plan, parse_seeds
 
     if not args.presets:
-        raise ConfigError(
-            "preset", [], f"give at least one --preset NAME (repeat it): {', '.join(PRESETS)}"
+        raise UsageError(
+            "--preset", [], f"give at least one --preset NAME (repeat it): {', '.join(PRESETS)}"
         )
     parse_seeds(args.seeds)  # the flag's own message before anything else
     spec = PlanSpec(presets=list(args.presets), seeds=args.seeds)
@@ -50,7 +50,7 @@ def compare_plan(args: argparse.Namespace) -> object:
     if args.max_evals is not None:
         value = parse_field("max_evals", args.max_evals)
         if value is None or value < 1:
-            raise ConfigError("max_evals", args.max_evals, "a whole number >= 1")
+            raise UsageError("--max-evals", args.max_evals, "a whole number >= 1")
         spec.fallback_max_evals = value
     else:
         spec.fallback_max_evals = DEFAULT_MAX_EVALS
@@ -61,7 +61,7 @@ def compare_command(args: argparse.Namespace) -> int:
     """Run ``queens compare`` and print its report. Returns the exit code.
 
     Raises:
-        ConfigError: On bad input (the command line prints it and exits 2).
+        UsageError: On bad input (the command line prints it and exits 2).
     """
     args.workers_flag = "jobs"
     return run_plan(compare_plan(args), args, "compare")

@@ -13,7 +13,7 @@ import argparse
 import sys
 from typing import Final
 
-from engine import ConfigError
+from tui.cli.store_flags import add_store_flag, unusable_store
 from tui.cli.sweep_running import (
     SweepProgressBar,
     connect_cluster,
@@ -21,6 +21,7 @@ from tui.cli.sweep_running import (
     terminate_raises,
     worker_count,
 )
+from tui.cli.usage_error import UsageError
 from tui.lab.lessons.runs import Recording
 from tui.lab.sweep.held_signals import signals_held
 
@@ -78,7 +79,7 @@ def add_parser(commands: argparse._SubParsersAction) -> None:  # type: ignore[ty
         action="store_true",
         help="record every engine run in the store (local workers only; queens runs lists them)",
     )
-    parser.add_argument("--store", default=None, metavar="PATH", help="the run store file")
+    add_store_flag(parser)
     output = parser.add_mutually_exclusive_group()
     output.add_argument("--json", action="store_true", help="print one JSON document")
     output.add_argument("--csv", action="store_true", help="print one CSV line per row")
@@ -86,9 +87,9 @@ def add_parser(commands: argparse._SubParsersAction) -> None:  # type: ignore[ty
 
 
 def lesson_name(text: str) -> str:
-    """The lesson named, or a ConfigError listing them."""
+    """The lesson named, or a UsageError listing them."""
     if text not in LESSON_NAMES:
-        raise ConfigError("lesson", text, f"choose one of {', '.join(LESSON_NAMES)}")
+        raise UsageError("NAME", text, f"choose one of {', '.join(LESSON_NAMES)}")
     return text
 
 
@@ -99,9 +100,9 @@ def count(flag: str, text: str | None, least: int, most: int) -> int | None:
     try:
         value = int(str(text).strip().replace("_", ""))
     except ValueError:
-        raise ConfigError(flag, text, f"a whole number from {least} to {most:,}") from None
+        raise UsageError(f"--{flag}", text, f"a whole number from {least} to {most:,}") from None
     if not least <= value <= most:
-        raise ConfigError(flag, value, f"a whole number from {least} to {most:,}")
+        raise UsageError(f"--{flag}", value, f"a whole number from {least} to {most:,}")
     return value
 
 
@@ -110,16 +111,16 @@ def recording_of(args: argparse.Namespace) -> Recording | None:
     labelled ``lesson NAME: ARM``).
 
     Raises:
-        ConfigError: With ``--scheduler`` (Dask workers cannot write this machine's store), or
+        UsageError: With ``--scheduler`` (Dask workers cannot write this machine's store), or
             on a store that cannot be opened.
     """
     if not args.record_runs:
         if args.store is not None:
-            raise ConfigError("store", args.store, "only --record-runs writes to a store")
+            raise UsageError("--store", args.store, "only --record-runs writes to a store")
         return None
     if args.scheduler is not None:
-        raise ConfigError(
-            "record-runs", True, "local workers only: Dask workers cannot write to this store"
+        raise UsageError(
+            "--record-runs", True, "local workers only: Dask workers cannot write to this store"
         )
     from tui.lab.store import RunStore, StoreError
 
@@ -127,7 +128,7 @@ def recording_of(args: argparse.Namespace) -> Recording | None:
         with RunStore.open(args.store) as store:
             path = str(store.path)
     except StoreError as error:
-        raise ConfigError("store", args.store or "default", str(error)) from None
+        raise unusable_store(args.store, error) from None
     return Recording(path, "")
 
 
@@ -145,9 +146,9 @@ def run(args: argparse.Namespace) -> int:
         from tui.lab.sweep.local_pool import LocalPool
     lesson = LESSONS[name]
     if lesson.population is None and population is not None:
-        raise ConfigError("population", population, f"the {name} lesson has no population")
+        raise UsageError("--population", population, f"the {name} lesson has no population")
     if lesson.seeds is None and seeds is not None:
-        raise ConfigError("seeds", seeds, f"the {name} lesson enumerates: it has no seeds")
+        raise UsageError("--seeds", seeds, f"the {name} lesson enumerates: it has no seeds")
     workers = worker_count(args.workers, args.force_workers)
     timeout = connect_timeout(args.connect_timeout)
     recording = recording_of(args)

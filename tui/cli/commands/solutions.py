@@ -12,11 +12,12 @@ import sys
 import time
 from typing import Final
 
-from engine import FIELDS, ConfigError
+from engine import FIELDS
 from tui.cli.config_flags import add_config_flags, config_from_args, flag_of
 from tui.cli.count_flags import add_count_runner_flags, check_count_runner_flags, on_workers
 from tui.cli.exit_codes import EXIT_SOLVED
 from tui.cli.signals import received_signals
+from tui.cli.usage_error import UsageError
 
 DEFAULT_N: Final = 8
 """The board size when ``--n`` is not given (the classic puzzle)."""
@@ -89,7 +90,7 @@ def add_parser(commands: argparse._SubParsersAction) -> None:  # type: ignore[ty
 def run(args: argparse.Namespace) -> int:
     """Handle ``queens solutions``."""
     if args.by_ga and args.count:
-        raise ConfigError("count", True, "--count is for the exact search, not with --by-ga")
+        raise UsageError("--count", True, "--count is for the exact search, not with --by-ga")
     check_count_runner_flags(args)
     if args.by_ga:
         from tui.cli.solutions_by_ga import find_solutions_by_ga
@@ -111,14 +112,14 @@ def refuse_run_flags(args: argparse.Namespace) -> None:
     """The GA's flags mean nothing to the exact search: refuse them rather than ignore them.
 
     Raises:
-        ConfigError: Naming the first one given.
+        UsageError: Naming the first one given.
     """
     if args.preset is not None:
-        raise ConfigError("preset", args.preset, "a GA setting: only with --by-ga")
+        raise UsageError("--preset", args.preset, "a GA setting: only with --by-ga")
     for name in FIELDS:
         if name != "n" and getattr(args, name, None) is not None:
-            raise ConfigError(
-                name,
+            raise UsageError(
+                flag_of(name),
                 getattr(args, name),
                 f"{flag_of(name)} is a GA setting: only with --by-ga (the exact search takes "
                 "--n, --count and --json)",
@@ -129,14 +130,14 @@ def board_size(text: str | None) -> int:
     """The board size given to the exact search (:data:`DEFAULT_N` when none was).
 
     Raises:
-        ConfigError: If it is not a whole number.
+        UsageError: If it is not a whole number.
     """
     if text is None:
         return DEFAULT_N
     try:
         return int(text)
     except ValueError:
-        raise ConfigError("n", text, "a whole number: the board size") from None
+        raise UsageError("--n", text, "a whole number: the board size") from None
 
 
 def count_exactly(n: int, as_json: bool) -> int:

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import argparse
 
-from engine import Config, ConfigError
+from engine import Config
 from tui.cli.config_flags import add_config_flags, config_from_args
 from tui.cli.exit_codes import EXIT_SOLVED, EXIT_UNSOLVED
 from tui.cli.headless_run import run_headless
 from tui.cli.result_printing import print_result
 from tui.cli.store_flags import add_record_flags, record_budget_of, refuse_label_unrecorded
+from tui.cli.usage_error import UsageError
 
 
 def add_parser(commands: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -37,8 +38,8 @@ def run(args: argparse.Namespace) -> int:
     """Handle ``queens solve``."""
     refuse_label_unrecorded(args.label, args.record, "--record")
     if args.record_budget is not None and not args.record:
-        raise ConfigError(
-            "record-budget", args.record_budget, "only with --record (it bounds the run's record)"
+        raise UsageError(
+            "--record-budget", args.record_budget, "only with --record (it bounds the run's record)"
         )
     if args.record:
         from tui.cli.recorded_run import solve_recorded

@@ -17,11 +17,12 @@ import sys
 from pathlib import Path
 from typing import Final
 
-from engine import FIELDS, ConfigError
+from engine import FIELDS
 from engine.config.presets import PRESETS
-from tui.cli.store_flags import MAX_RUN_ID, add_label_flag, refuse_label_unrecorded
+from tui.cli.store_flags import MAX_RUN_ID, add_label_flag, refuse_label_unrecorded, unusable_store
 from tui.cli.sweep_outputs import SweepOutputs, draw_sweep_plot
 from tui.cli.sweep_running import DEFAULT_MAX_EVALS, add_runner_flags, output_of, run_plan
+from tui.cli.usage_error import UsageError
 from tui.lab.sweep.held_signals import signals_held
 
 DEFAULT_SEEDS: Final = "20"
@@ -81,19 +82,20 @@ def show(args: argparse.Namespace) -> int:
     with signals_held():  # an import cut by a signal may swallow it: import whole
         from tui.cli import sweep_report
         from tui.lab.store import RunStore, StoreError
+        from tui.lab.sweep.plan_error import PlanError
         from tui.lab.sweep.store_ledger import StoreLedger, stored_plan
 
     text = str(args.show)
     if not (text.isascii() and text.isdigit() and 1 <= int(text) <= MAX_RUN_ID):
-        raise ConfigError(
-            "show",
+        raise UsageError(
+            "--show",
             text,
             f"a sweep id, a whole number from 1 to {MAX_RUN_ID} (queens sweeps lists them)",
         )
     sweep_id = int(text)
     if args.curves is not None:
-        raise ConfigError(
-            "curves",
+        raise UsageError(
+            "--curves",
             args.curves,
             "only while runs run: a kept sweep has no per-generation series (run the sweep "
             "with --curves, and --fresh to run its kept runs again)",
@@ -104,7 +106,11 @@ def show(args: argparse.Namespace) -> int:
             plan = stored_plan(store, sweep_id)
             results = StoreLedger(store, sweep_id).results()
     except StoreError as error:  # unreadable store, or a damaged plan or result in it
-        raise ConfigError("store", args.store or "default", str(error)) from None
+        raise unusable_store(args.store, error) from None
+    except PlanError as error:  # no such sweep, or its plan no longer gives the same configs
+        if error.entry != "show":
+            raise
+        raise UsageError("--show", error.value, error.allowed) from None
     sys.stdout.write(
         sweep_report.report_text(
             plan, results, sweep_id, output_of(args), chart=sys.stdout.isatty()
@@ -123,6 +129,7 @@ def run(args: argparse.Namespace) -> int:
     refuse_label_unrecorded(args.label, args.record_runs, "--record-runs")
     with signals_held():
         from tui.lab.sweep.plan import build_plan, spec_from_file, spec_from_flags
+        from tui.lab.sweep.plan_error import PlanError
 
     spec = spec_from_file(Path(args.plan)) if args.plan is not None else None
     fixed = {
@@ -135,8 +142,8 @@ def run(args: argparse.Namespace) -> int:
         spec.seeds = DEFAULT_SEEDS
     try:
         plan = build_plan(spec)
-    except ConfigError as error:
-        if error.field != "budget" or spec.fallback_max_evals is not None:
+    except PlanError as error:
+        if error.entry != "budget" or spec.fallback_max_evals is not None:
             raise
         # As compare does: a cell with no budget of its own gets one, said in the report. Only
         # then, so that a plan with budgets keeps its fingerprint (and its kept results).

@@ -6,13 +6,13 @@ import argparse
 import sys
 import time
 
-from tui.cli.store_flags import reporting_store_errors
+from tui.cli.store_flags import add_store_flag, reporting_store_errors
 
 
 def add_parser(commands: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     """Add ``sweeps`` to the ``queens`` subcommands."""
     parser = commands.add_parser("sweeps", help="list the kept sweeps")
-    parser.add_argument("--store", default=None, metavar="PATH", help="the run store file")
+    add_store_flag(parser)
     parser.set_defaults(handler=run)
 
 

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 from engine import GeneticAlgorithm
 from tui.dashboard.run_control import RunControl
+from tui.dashboard.runs.current_run import RunState
 from tui.dashboard.runs.history_series import HistorySeries
 from tui.dashboard.widgets import ParamForm, StatusLine
 from tui.lab.store import RunStore
@@ -35,7 +36,7 @@ class ParkedRun:
     """
 
     algorithms: tuple[GeneticAlgorithm, ...]
-    state: str
+    state: RunState
     series: HistorySeries
     stop_reason: str | None
     run_label: str | None
@@ -89,7 +90,7 @@ class ParkedRun:
         run.latest = algorithm.snapshot
         run.inspected = None
         run.series = self.series
-        run.state = self.state
+        run.move_to(self.state)
         status.stop_reason = self.stop_reason
         status.run_label = self.run_label
         status.note = None

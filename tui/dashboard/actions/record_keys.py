@@ -148,7 +148,7 @@ class RecordKeys:
         run.series = HistorySeries()
         if len(stored):
             run.series.update(stored, _AtGeneration(last))  # type: ignore[arg-type]
-        run.state = "paused"  # space plays the record back, n steps it
+        run.move_to("paused")  # space plays the record back, n steps it
         self.status.stop_reason = "replay"
         self.status.run_label = f"run {run_id}"
         self._show_config(info.config)
@@ -233,7 +233,7 @@ class RecordKeys:
         run.series = HistorySeries()  # filled from the resumed run's whole history
         self.status.stop_reason = None
         self.status.run_label = f"run {run_id}"
-        run.state = "paused"
+        run.move_to("paused")
         self.travel.attach(self.recording.store(), run_id, replay_only=False)
         self.painter.reset()
         self.painter.repaint(force=True)

@@ -85,6 +85,15 @@ class TravelKeys:
         screen.run_worker(self._run_worker, thread=True, group="time-travel", exit_on_error=False)
 
     def _run_worker(self) -> None:
+        """The time-travel thread, a Textual thread worker like every job of the dashboard.
+
+        A thread, not an ``async`` task: computing a generation is numpy work that holds its
+        thread for as long as it takes, and it must give up at the next generation when a newer
+        jump is asked for; the loop (:class:`~tui.dashboard.runs.travel_worker.TravelWorker`)
+        checks its latest request and this worker's cancellation between generations. One
+        worker for the screen's life, not one per key: two jumps never compete for the cores,
+        and a rewind's kept runs serve the next jump.
+        """
         worker = get_current_worker()
         self.worker.run(lambda: worker.is_cancelled)
 
@@ -153,7 +162,7 @@ class TravelKeys:
         if self.travel.playing:
             self.travel.hold()
             self.worker.wake()
-            self.run_control.run.state = "paused"
+            self.run_control.run.move_to("paused")
             self._say_shown()
             return
         shown, asked = self.shown_generation(), self.travel.position
@@ -168,7 +177,7 @@ class TravelKeys:
                 timeout=4,
             )
             return
-        self.run_control.run.state = "running"
+        self.run_control.run.move_to("running")
         self.show_generation(start, playing=True)
 
     def step(self) -> None:
@@ -217,7 +226,7 @@ class TravelKeys:
         """Have generation ``generation`` computed (``playing``: and the ones after it, in
         turn); the status line says so at once, :meth:`show_travelled` shows it."""
         if not playing and self.travel.playing:
-            self.run_control.run.state = "paused"
+            self.run_control.run.move_to("paused")
         request = self.travel.ask(generation, playing=playing)
         if not playing:  # a sign at once: the generation may take seconds to compute
             shown = self.shown_generation()
@@ -243,7 +252,7 @@ class TravelKeys:
             return
         if message.snapshot is None:
             self.travel.hold()
-            self.run_control.run.state = "paused"
+            self.run_control.run.move_to("paused")
             self._say_shown()
             self.screen.notify(
                 message.error or "", title="Time travel", severity="error", timeout=8
@@ -273,7 +282,7 @@ class TravelKeys:
     def _end_of_play_back(self, snapshot: Snapshot) -> None:
         """Play-back reached the record's end: a replay stops there, a live run goes on."""
         if self.travel.replay_only:
-            self.run_control.run.state = "paused"
+            self.run_control.run.move_to("paused")
             self.painter.repaint(force=True)
             self.screen.notify(f"End of the record: generation {snapshot.generation:,}.", timeout=4)
             return

@@ -1,6 +1,6 @@
 """The dashboard's small settings file (the theme, the last export folder), kept between sessions.
 
-A JSON object in ``platformdirs.user_config_path("queens-ga") / "settings.json"``. The
+A JSON object in ``settings.json`` in the user's config folder (:mod:`tui.lab.user_folders`). The
 environment variable :data:`CONFIG_DIR_VARIABLE` moves the directory (tests point it at a
 temporary one, never at the user's real settings). The file is untrusted input: anything that
 is not a JSON object of known keys with string values is ignored, and writes go through a
@@ -14,7 +14,7 @@ import os
 from pathlib import Path
 from typing import Final
 
-from tui.lab.store.location import make_private_folder
+from tui.lab.user_folders import make_private_folder, user_config_folder
 
 CONFIG_DIR_VARIABLE: Final = "QUEENS_GA_CONFIG_DIR"
 """Environment variable naming the settings directory instead of the platform's."""
@@ -30,9 +30,7 @@ def settings_path() -> Path:
     override = os.environ.get(CONFIG_DIR_VARIABLE)
     if override:
         return Path(override) / SETTINGS_FILE
-    import platformdirs
-
-    return platformdirs.user_config_path("queens-ga") / SETTINGS_FILE
+    return user_config_folder() / SETTINGS_FILE
 
 
 def load_settings() -> dict[str, str]:

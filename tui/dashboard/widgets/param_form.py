@@ -2,8 +2,9 @@
 
 The fields are generated from :data:`engine.FIELDS` and laid out by
 :mod:`tui.dashboard.pictures.form_guide`, so a new engine setting appears here by itself. Values are
-checked by the engine's own :meth:`Config.check` on the whole form, so a message names the
-field, the value and what is allowed, and cross-field rules are caught too; each message is
+checked by the engine's own :meth:`Config.check` on the whole form
+(:mod:`tui.dashboard.widgets.form_checks`), so a message names the field, the value and what
+is allowed, and cross-field rules are caught too; each message is
 shown whole under its field. The form guides: a field that means nothing with the current
 choices is dimmed (and ``Tab`` passes it by), the operator selects offer only what fits the
 encoding (and switch when the encoding does), and the help of the focused field stays visible
@@ -39,9 +40,13 @@ from tui.dashboard.runs.plugin_choices import PluginChoices
 from tui.dashboard.runs.stop_rule import DEFAULT_STAGNATION
 from tui.dashboard.widgets.field_finder import FieldFinder
 from tui.dashboard.widgets.field_input import FieldInput
+from tui.dashboard.widgets.form_checks import (
+    ConfigFieldValidator,
+    FormCheck,
+    RecordBudgetValidator,
+)
 from tui.dashboard.widgets.form_looks import PARAM_FORM_CSS
 from tui.dashboard.widgets.form_navigation import FORM_BINDINGS, move_past_dimmed
-from tui.dashboard.widgets.form_validators import ConfigFieldValidator, RecordBudgetValidator
 from tui.dashboard.widgets.preset_select import PresetSelect, matching_preset, preset_choice
 from tui.lab.record_budget import RECORD_BUDGET, RecordBudgetError, budget_text, parse_budget
 
@@ -58,7 +63,7 @@ STAGNATION_HELP: Final = (
 
 
 def dashed(name: str) -> str:
-    """A field name as on the command line and in :class:`ConfigError`."""
+    """A field name as on the command line and in :class:`ConfigError`'s message."""
     return name.replace("_", "-")
 
 
@@ -105,8 +110,7 @@ class ParamForm(Vertical):
         self._encoding = config.encoding
         self.plugins = PluginChoices()
         """The plug-in operators the selects offer beside the built-ins."""
-        self._checked: tuple[tuple[str, str], ...] | None = None
-        self._checked_errors: list[ConfigError] = []
+        self._check = FormCheck()
 
     def compose(self) -> ComposeResult:
         """The preset select, the sections of fields with their error lines, the help line."""
@@ -305,16 +309,8 @@ class ParamForm(Vertical):
         self.choose_preset(message.name)
 
     def check(self, values: dict[str, str]) -> list[ConfigError]:
-        """The engine's :meth:`Config.check` of these values, remembered for the next call.
-
-        Each field's validator checks the whole form with its own value in it, and the form
-        checks it once more: on a keystroke they all ask about the same values.
-        """
-        key = tuple(values.items())
-        if key != self._checked:
-            self._checked = key
-            self._checked_errors = Config.check(values)
-        return list(self._checked_errors)
+        """The engine's :meth:`Config.check` of these values (see :class:`FormCheck`)."""
+        return self._check(values)
 
     def config(self) -> Config | None:
         """The config the form describes, or ``None`` while it is invalid."""
@@ -366,7 +362,7 @@ class ParamForm(Vertical):
         self.set_class(bool(self.errors), "-invalid")
         messages: dict[str, list[str]] = {}
         for error in self.errors:
-            messages.setdefault(error.field.replace("-", "_"), []).append(f"✗ {error}")
+            messages.setdefault(error.field, []).append(f"✗ {error}")
         for name in (*FIELDS, "record_budget"):
             self.query_one(f"#row-{name}").set_class(name in messages, "-invalid")
             line = self.query_one(f"#error-{name}", Static)

@@ -2,7 +2,7 @@
 
 The file's suffix picks the format (``.svg`` and ``.pdf`` are vector, ``.png`` a 200-dpi
 raster); its folder must exist; matplotlib must be installed. Each refusal is a
-:class:`~engine.ConfigError` naming the flag, the value and what is allowed (exit 2).
+:class:`FigureError` naming the flag, the value and what is allowed (exit 2).
 """
 
 from __future__ import annotations
@@ -11,13 +11,18 @@ import importlib
 from pathlib import Path
 from typing import Final
 
-from engine import ConfigError
+from engine.errors import NotAllowed
 
 PLOT_FORMATS: Final = ("svg", "pdf", "png")
 """The figure formats, by file suffix."""
 
 INSTALL_HINT: Final = "pip install 'queens-ga[stats]'"
 """How to get what figures need."""
+
+
+class FigureError(NotAllowed):
+    """A figure that cannot be drawn where asked: named by its flag (``--plot``), said in one
+    line (exit 2 on the command line)."""
 
 
 def check_plot_target(text: str) -> Path:
@@ -27,22 +32,22 @@ def check_plot_target(text: str) -> Path:
         text: The value of ``--plot``.
 
     Raises:
-        ConfigError: On an unknown suffix, a folder that does not exist, a path that is a
+        FigureError: On an unknown suffix, a folder that does not exist, a path that is a
             folder, or matplotlib not installed.
     """
     allowed = f"a file ending in {', '.join('.' + f for f in PLOT_FORMATS)} in an existing folder"
     path = Path(text).expanduser()
     if path.suffix.lower().lstrip(".") not in PLOT_FORMATS:
-        raise ConfigError("plot", text, allowed)
+        raise FigureError("--plot", text, allowed)
     if path.is_dir():
-        raise ConfigError("plot", text, f"{allowed}, not a folder")
+        raise FigureError("--plot", text, f"{allowed}, not a folder")
     if not path.parent.is_dir():
-        raise ConfigError("plot", text, f"{allowed}: the folder {str(path.parent)!r} is missing")
+        raise FigureError("--plot", text, f"{allowed}: the folder {str(path.parent)!r} is missing")
     try:
         importlib.import_module("matplotlib")
     except ImportError:
-        raise ConfigError(
-            "plot", text, f"figures need matplotlib, which is not installed: {INSTALL_HINT}"
+        raise FigureError(
+            "--plot", text, f"figures need matplotlib, which is not installed: {INSTALL_HINT}"
         ) from None
     return path
 

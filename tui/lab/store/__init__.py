@@ -9,7 +9,7 @@ write-ahead log) instead of altering it, and a damaged file or record, or a writ
 naming the file, never a raw sqlite3 error.
 
 Where the store lives: the ``--store PATH`` flag, else the ``QUEENS_STORE`` environment
-variable, else ``runs.sqlite3`` in the user data directory (``platformdirs``).
+variable, else ``runs.sqlite3`` in the user data directory (:mod:`tui.lab.user_folders`).
 
 What lives where:
 

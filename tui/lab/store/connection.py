@@ -21,8 +21,9 @@ from typing import Final
 from tui.lab.store.creation import create_store_file
 from tui.lab.store.errors import StoreError, explain
 from tui.lab.store.existing_file import empty_file_error, refuse_unless_ours
-from tui.lab.store.location import make_private_folder, store_path, user_store_path
+from tui.lab.store.location import store_path, user_store_path
 from tui.lab.store.schema import check_schema, table_names
+from tui.lab.user_folders import make_private_folder
 
 BUSY_TIMEOUT: Final = 10.0
 """Seconds a statement waits for another process's write to finish."""

@@ -6,15 +6,15 @@ import os
 from pathlib import Path
 from typing import Final
 
+from tui.lab.user_folders import user_data_folder
+
 STORE_ENV: Final = "QUEENS_STORE"
 STORE_FILE: Final = "runs.sqlite3"
 
 
 def user_store_path() -> Path:
     """``runs.sqlite3`` in the user data directory (``~/.local/share/queens-ga`` on Linux)."""
-    import platformdirs
-
-    return platformdirs.user_data_path("queens-ga") / STORE_FILE
+    return user_data_folder() / STORE_FILE
 
 
 def default_store_path() -> Path:
@@ -23,29 +23,6 @@ def default_store_path() -> Path:
     if from_env:
         return Path(from_env)
     return user_store_path()
-
-
-PRIVATE_FOLDER_MODE: Final = 0o700
-"""A folder the project makes for the user's own files: theirs alone to read."""
-
-
-def make_private_folder(folder: Path) -> None:
-    """Make ``folder`` (and its missing parents) if it is missing, readable by its owner only.
-
-    Only the folder itself is made private; parents made on the way (``~/.local/share`` on a
-    new account) get the usual permissions, as other programs would make them.
-
-    Raises:
-        OSError: The folder cannot be made (a read-only file system, a file in the way).
-    """
-    if folder.is_dir():
-        return
-    folder.parent.mkdir(parents=True, exist_ok=True)
-    try:
-        folder.mkdir(mode=PRIVATE_FOLDER_MODE)
-    except FileExistsError:  # made meanwhile by another process, or a file in the way
-        if not folder.is_dir():
-            raise
 
 
 SHOWN_CHARACTERS: Final = 80

@@ -12,8 +12,9 @@ A plan comes from flags (``--grid FIELD=V1,V2``, ``--preset``, ``--n 8,16``, ``-
     mutation_rate = [0.2, 0.5, 1.0]
 
 Everything is checked before anything runs or is allocated: names, values, each cell's
-config, its budget, and the number of tasks. A bad entry raises :class:`~engine.ConfigError`
-naming the field, the value and where it came from (the flag, or the file and line).
+config, its budget, and the number of tasks. A bad entry raises a
+:class:`~tui.lab.sweep.plan_error.PlanError` naming the entry, the value and where it came from
+(the flag, or the file and line).
 """
 
 from __future__ import annotations
@@ -39,6 +40,7 @@ from engine.config.config import LARGEST_WHOLE_NUMBER, PLUGINS_KEY, parse_field
 from engine.config.field_uses import unread_by_all
 from engine.config.presets import PRESETS, preset_named
 from tui.lab.sweep.fingerprint import canonical_config, config_fingerprint, digest
+from tui.lab.sweep.plan_error import PlanError
 from tui.lab.sweep.plan_file import line_of, parse_plan_text, read_plan_text
 from tui.lab.sweep.task import task_config
 
@@ -201,7 +203,7 @@ def _parse_value(name: str, value: Any, source: Source) -> Any:
     try:
         parsed = parse_field(name, value)
     except ConfigError as error:
-        raise ConfigError(name, value, error.allowed + source.note()) from None
+        raise PlanError(name, value, error.allowed + source.note()) from None
     choices = FIELDS[name].metadata["choices"]
     if choices and is_plugin_name(parsed):
         # Pinned to its source here: the plan, kept with the sources, reads back without
@@ -210,19 +212,19 @@ def _parse_value(name: str, value: Any, source: Source) -> Any:
             return pinned_name(parsed)
         except PluginError as error:
             allowed = f"check {error.check!r} failed: {error.problem}{source.note()}"
-            raise ConfigError(name, value, allowed) from None
+            raise PlanError(name, value, allowed) from None
     if choices and parsed not in choices:
-        raise ConfigError(name, value, f"choose one of {', '.join(choices)}{source.note()}")
+        raise PlanError(name, value, f"choose one of {', '.join(choices)}{source.note()}")
     return parsed
 
 
 def _known_field(key: str, value: Any, source: Source, *, extra: Sequence[str] = ()) -> str:
     name = field_name(key)
     if name == "seed":
-        raise ConfigError(key, value, f"give the seeds with seeds (a count, or A-B){source.note()}")
+        raise PlanError(key, value, f"give the seeds with seeds (a count, or A-B){source.note()}")
     if name not in FIELDS and name not in extra:
         known = ", ".join([*extra, *sorted(n for n in FIELDS if n != "seed")])
-        raise ConfigError(key, value, f"known fields are {known}{source.note()}")
+        raise PlanError(key, value, f"known fields are {known}{source.note()}")
     return name
 
 
@@ -230,12 +232,12 @@ def parse_seeds(value: Any, source: Source = FLAG_SOURCE) -> SeedRange:
     """``K`` (seeds 0..K-1) or ``A-B`` (seeds A..B, both included).
 
     Raises:
-        ConfigError: On anything else, 0 seeds, more than :data:`MAX_TASKS`, or a seed above
+        PlanError: On anything else, 0 seeds, more than :data:`MAX_TASKS`, or a seed above
             :data:`MAX_SEED`.
     """
     allowed = f"a count K >= 1 (seeds 0..K-1) or a range A-B{source.note()}"
     if isinstance(value, bool):
-        raise ConfigError("seeds", value, allowed)
+        raise PlanError("seeds", value, allowed)
     if isinstance(value, int):
         first, count = 0, value
     elif isinstance(value, str):
@@ -245,20 +247,20 @@ def parse_seeds(value: Any, source: Source = FLAG_SOURCE) -> SeedRange:
             if match:
                 first, last = int(match[1]), int(match[2])
                 if last < first:
-                    raise ConfigError("seeds", value, f"a range A-B with A <= B{source.note()}")
+                    raise PlanError("seeds", value, f"a range A-B with A <= B{source.note()}")
                 count = last - first + 1
             else:
                 first, count = 0, int(text)
         except ValueError:
-            raise ConfigError("seeds", value, allowed) from None
+            raise PlanError("seeds", value, allowed) from None
     else:
-        raise ConfigError("seeds", value, allowed)
+        raise PlanError("seeds", value, allowed)
     if count < 1:
-        raise ConfigError("seeds", value, allowed)
+        raise PlanError("seeds", value, allowed)
     if count > MAX_TASKS:
-        raise ConfigError("seeds", value, f"at most {MAX_TASKS:,} seeds{source.note()}")
+        raise PlanError("seeds", value, f"at most {MAX_TASKS:,} seeds{source.note()}")
     if first + count - 1 > MAX_SEED:
-        raise ConfigError(
+        raise PlanError(
             "seeds",
             value,
             f"seeds from 0 to 2**62 ({MAX_SEED:,}); seed {first + count - 1:,} is above it"
@@ -271,15 +273,15 @@ def parse_grid_flag(text: str) -> tuple[str, list[str]]:
     """``FIELD=V1,V2,...`` -> (field, [values]).
 
     Raises:
-        ConfigError: On a missing ``=``, an unknown field or an empty value.
+        PlanError: On a missing ``=``, an unknown field or an empty value.
     """
     key, equals, values = text.partition("=")
     if not equals or not key.strip():
-        raise ConfigError("grid", text, "FIELD=V1,V2,... is expected" + FLAG_SOURCE.note())
+        raise PlanError("grid", text, "FIELD=V1,V2,... is expected" + FLAG_SOURCE.note())
     name = _known_field(key, text, FLAG_SOURCE, extra=("preset",))
     parts = [part.strip() for part in values.split(",")]
     if not any(parts) or not all(parts):
-        raise ConfigError(name, values, "a comma-separated list of values" + FLAG_SOURCE.note())
+        raise PlanError(name, values, "a comma-separated list of values" + FLAG_SOURCE.note())
     return name, parts
 
 
@@ -294,7 +296,7 @@ def spec_from_flags(
     """The plan the flags describe, on top of a plan file's (flags win on the same key).
 
     Raises:
-        ConfigError: On a malformed ``--grid``.
+        PlanError: On a malformed ``--grid``.
     """
     spec = spec if spec is not None else PlanSpec()
     if presets:
@@ -326,7 +328,7 @@ def spec_from_file(path: Path) -> PlanSpec:
     """The plan a TOML file describes.
 
     Raises:
-        ConfigError: If the file is not a small regular file (see
+        PlanError: If the file is not a small regular file (see
             :func:`~tui.lab.sweep.plan_file.read_plan_text`), cannot be parsed, sets nothing
             (empty, or comments only), or has an unknown key, naming the file and line.
     """
@@ -334,7 +336,7 @@ def spec_from_file(path: Path) -> PlanSpec:
     document = parse_plan_text(path, text)
     if not any(value != {} for value in document.values()):
         # An empty file (or one of comments) is a slip, not a wish for twenty default runs.
-        raise ConfigError(
+        raise PlanError(
             "plan",
             str(path),
             "nothing to sweep: the file sets no key (only comments or blank lines); a plan "
@@ -352,7 +354,7 @@ def spec_from_file(path: Path) -> PlanSpec:
         if key in ("preset", "presets"):
             names = value if isinstance(value, list) else [value]
             if not names or not all(isinstance(name, str) for name in names):
-                raise ConfigError(key, value, "a preset name or a list of them" + here.note())
+                raise PlanError(key, value, "a preset name or a list of them" + here.note())
             spec.presets = list(names)
             spec.sources["preset"] = here
         elif key == "seeds":
@@ -360,12 +362,12 @@ def spec_from_file(path: Path) -> PlanSpec:
             spec.sources["seeds"] = here
         elif key == "grid":
             if not isinstance(value, dict):
-                raise ConfigError("grid", value, "a table of FIELD = [values]" + here.note())
+                raise PlanError("grid", value, "a table of FIELD = [values]" + here.note())
             for grid_key, values in value.items():
                 where = source(grid_key, "grid")
                 name = _known_field(grid_key, values, where, extra=("preset",))
                 if not isinstance(values, list) or not values:
-                    raise ConfigError(name, values, "a non-empty list of values" + where.note())
+                    raise PlanError(name, values, "a non-empty list of values" + where.note())
                 if name == "preset":
                     spec.presets = list(values)
                 else:
@@ -374,10 +376,10 @@ def spec_from_file(path: Path) -> PlanSpec:
         else:
             name = _known_field(key, value, here, extra=PLAN_KEYS)
             if isinstance(value, dict):
-                raise ConfigError(key, value, "a value or a list of values" + here.note())
+                raise PlanError(key, value, "a value or a list of values" + here.note())
             if isinstance(value, list):
                 if not value:
-                    raise ConfigError(name, value, "a non-empty list of values" + here.note())
+                    raise PlanError(name, value, "a non-empty list of values" + here.note())
                 spec.grid[name] = list(value)
             else:
                 spec.fixed[name] = value
@@ -392,13 +394,13 @@ def _axes(spec: PlanSpec) -> tuple[Axis, ...]:
         for name in spec.presets:
             if name not in PRESETS:
                 allowed = f"choose one of {', '.join(PRESETS)}{spec.source('preset').note()}"
-                raise ConfigError("preset", name, allowed)
+                raise PlanError("preset", name, allowed)
         axes.append(Axis("preset", tuple(dict.fromkeys(spec.presets))))
     for name in sorted(spec.grid, key=lambda key: (key != "n",)):
         source = spec.source(name)
         parsed = [_parse_value(name, value, source) for value in spec.grid[name]]
         if not parsed:
-            raise ConfigError(name, [], "a non-empty list of values" + source.note())
+            raise PlanError(name, [], "a non-empty list of values" + source.note())
         axes.append(Axis(name, tuple(dict.fromkeys(parsed))))
     return tuple(axes)
 
@@ -408,9 +410,9 @@ def has_budget(config: Config) -> bool:
     return any(getattr(config, name) is not None for name in (*DETERMINISTIC_BUDGETS, "time_limit"))
 
 
-def _seeds_error(error: ConfigError, spec: PlanSpec) -> ConfigError:
+def _seeds_error(error: ConfigError, spec: PlanSpec) -> PlanError:
     """The engine's refusal of a seed, said of the plan's ``seeds``."""
-    return ConfigError(
+    return PlanError(
         "seeds", spec.seeds, f"every seed must be allowed: {error}{spec.source('seeds').note()}"
     )
 
@@ -431,13 +433,13 @@ def _cell(values: dict[str, Any], fixed: dict[str, Any], spec: PlanSpec, seed: i
     except ConfigError as error:
         if error.field == "seed":
             raise _seeds_error(error, spec) from None
-        source = spec.sources.get(error.field.replace("-", "_"))
+        source = spec.sources.get(error.field)
         note = source.note() if source is not None else ""
-        raise ConfigError(error.field, error.value, f"{error.allowed}{in_cell}{note}") from None
+        raise PlanError(error.field, error.value, f"{error.allowed}{in_cell}{note}") from None
     if not has_budget(config) and spec.fallback_max_evals is not None:
         config = config.replace(max_evals=spec.fallback_max_evals)
     if not has_budget(config):
-        raise ConfigError(
+        raise PlanError(
             "budget",
             None,
             f"a run{in_cell} may never stop: give max_evals, generations or stagnation "
@@ -456,12 +458,12 @@ def build_plan(spec: PlanSpec, *, check_unread: bool = True) -> SweepPlan:
             from before is read back without it: it ran as it was).
 
     Raises:
-        ConfigError: On an unknown field or value, an empty axis, no seeds, a cell whose config
+        PlanError: On an unknown field or value, an empty axis, no seeds, a cell whose config
             is not allowed or has no budget, a field no config reads, or too many cells or
             tasks; naming the field, the value and where it was given.
     """
     if spec.seeds is None:
-        raise ConfigError("seeds", None, "give seeds: a count K (0..K-1) or a range A-B")
+        raise PlanError("seeds", None, "give seeds: a count K (0..K-1) or a range A-B")
     seeds = parse_seeds(spec.seeds, spec.source("seeds"))
     fixed = {
         name: _parse_value(name, value, spec.source(name)) for name, value in spec.fixed.items()
@@ -469,9 +471,9 @@ def build_plan(spec: PlanSpec, *, check_unread: bool = True) -> SweepPlan:
     axes = _axes(spec)
     cells_count = math.prod(len(axis.values) for axis in axes)
     if cells_count > MAX_CELLS:
-        raise ConfigError("grid", cells_count, f"at most {MAX_CELLS:,} configurations")
+        raise PlanError("grid", cells_count, f"at most {MAX_CELLS:,} configurations")
     if cells_count * seeds.count > MAX_TASKS:
-        raise ConfigError(
+        raise PlanError(
             "seeds", seeds.count, f"at most {MAX_TASKS:,} runs in all ({cells_count} configs)"
         )
     cells = []
@@ -493,14 +495,14 @@ def _refuse_unread(spec: PlanSpec, cells: Sequence[Cell]) -> None:
     for name in [*spec.fixed, *spec.grid]:
         error = unread_by_all(name, [cell.config for cell in cells])
         if error is not None:
-            raise ConfigError(name, error.value, error.allowed + spec.source(name).note())
+            raise PlanError(name, error.value, error.allowed + spec.source(name).note())
 
 
 def plan_from_dict(document: Mapping[str, Any]) -> SweepPlan:
     """A plan from :meth:`SweepPlan.to_dict` (as kept in the run store), checked again.
 
     Raises:
-        ConfigError: If the document does not describe a valid plan.
+        PlanError: If the document does not describe a valid plan.
     """
     try:
         if PLUGINS_KEY in document:
@@ -519,5 +521,5 @@ def plan_from_dict(document: Mapping[str, Any]) -> SweepPlan:
             else:
                 spec.grid[axis["name"]] = list(axis["values"])
     except (KeyError, TypeError, PluginError) as error:
-        raise ConfigError("plan", "stored plan", f"a plan as sweeps store it ({error!r})") from None
+        raise PlanError("plan", "stored plan", f"a plan as sweeps store it ({error!r})") from None
     return build_plan(spec, check_unread=False)

@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, Final
 
-from engine import ConfigError
+from tui.lab.sweep.plan_error import PlanError
 
 MAX_PLAN_BYTES: Final = 1_000_000
 """The largest plan file read (a plan of the largest sweep allowed takes a few kilobytes)."""
@@ -54,34 +54,34 @@ def read_plan_text(path: Path) -> str:
     read; at most :data:`MAX_PLAN_BYTES` + 1 bytes are ever read.
 
     Raises:
-        ConfigError: (field ``plan``) If the file cannot be opened, is not a regular file, is
+        PlanError: (field ``plan``) If the file cannot be opened, is not a regular file, is
             larger than :data:`MAX_PLAN_BYTES`, or is not UTF-8.
     """
     allowed = f"a readable UTF-8 TOML file of at most {MAX_PLAN_BYTES:,} bytes"
     try:
         descriptor = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
     except OSError as error:
-        raise ConfigError("plan", str(path), f"{allowed} ({error.strerror or error})") from None
+        raise PlanError("plan", str(path), f"{allowed} ({error.strerror or error})") from None
     try:
         status = os.fstat(descriptor)
         if not stat.S_ISREG(status.st_mode):
-            raise ConfigError(
+            raise PlanError(
                 "plan", str(path), f"a regular file ({_kind(status.st_mode)} is not one)"
             )
         if status.st_size > MAX_PLAN_BYTES:
-            raise ConfigError("plan", str(path), f"{allowed} (it has {status.st_size:,})")
+            raise PlanError("plan", str(path), f"{allowed} (it has {status.st_size:,})")
         with os.fdopen(descriptor, "rb", closefd=False) as file:
             data = file.read(MAX_PLAN_BYTES + 1)
     except OSError as error:
-        raise ConfigError("plan", str(path), f"{allowed} ({error.strerror or error})") from None
+        raise PlanError("plan", str(path), f"{allowed} ({error.strerror or error})") from None
     finally:
         os.close(descriptor)
     if len(data) > MAX_PLAN_BYTES:  # it grew after the check
-        raise ConfigError("plan", str(path), f"{allowed} (it has more)")
+        raise PlanError("plan", str(path), f"{allowed} (it has more)")
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as error:
-        raise ConfigError("plan", str(path), f"{allowed} ({error})") from None
+        raise PlanError("plan", str(path), f"{allowed} ({error})") from None
 
 
 def deepest_nesting(text: str) -> tuple[int, int]:
@@ -105,7 +105,7 @@ def parse_plan_text(path: Path, text: str) -> dict[str, Any]:
     """The TOML document of a plan file's text.
 
     Raises:
-        ConfigError: (field ``plan``) naming the file, and the line the parser stopped on.
+        PlanError: (field ``plan``) naming the file, and the line the parser stopped on.
     """
     try:
         return tomllib.loads(text)
@@ -114,11 +114,11 @@ def parse_plan_text(path: Path, text: str) -> dict[str, Any]:
         where = str(error).replace(
             "(at end of document)", f"(at end of document, line {len(text.splitlines())})"
         )
-        raise ConfigError("plan", str(path), f"valid TOML ({where})") from None
+        raise PlanError("plan", str(path), f"valid TOML ({where})") from None
     except RecursionError:
         # The parser recurses once per level of nesting: found where, as the parser would say.
         depth, line = deepest_nesting(text)
-        raise ConfigError(
+        raise PlanError(
             "plan",
             str(path),
             f"valid TOML (lists or tables nested {depth:,} deep, at line {line}; "

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine import ConfigError
 from tui.lab.store import RunStore
 from tui.lab.sweep.plan import SweepPlan, plan_from_dict
+from tui.lab.sweep.plan_error import PlanError
 
 
 class StoreLedger:
@@ -63,17 +63,17 @@ def stored_plan(store: RunStore, sweep_id: int) -> SweepPlan:
     """The plan of a kept sweep, rebuilt and checked against its fingerprint.
 
     Raises:
-        ConfigError: If there is no such sweep, or its plan no longer builds the same cells
+        PlanError: If there is no such sweep, or its plan no longer builds the same cells
             (a preset or a default changed since it ran).
     """
     sweep = store.sweep(sweep_id)
     if sweep is None:
         known = [str(s["id"]) for s in store.sweeps()]
         allowed = f"one of {', '.join(known)}" if known else "no sweep is kept yet"
-        raise ConfigError("show", sweep_id, f"{allowed} (in {store.path})")
+        raise PlanError("show", sweep_id, f"{allowed} (in {store.path})")
     plan = plan_from_dict(sweep["plan"])
     if plan.fingerprint != sweep["fingerprint"]:
-        raise ConfigError(
+        raise PlanError(
             "show",
             sweep_id,
             "its plan no longer gives the same configs (a preset or a default changed since)",
