@@ -18,7 +18,6 @@ from textual.pilot import Pilot
 from textual.widgets import Input, Static
 
 from engine import Config
-from tui.dashboard.actions.record_keys import figures_available
 from tui.dashboard.app import QueensApp
 from tui.dashboard.files.export_files import ExportError, ExportFile, check_folder, write_files
 from tui.dashboard.files.settings import load_settings
@@ -96,12 +95,7 @@ async def test_e_saves_both_files_in_the_folder_typed_and_offers_it_next_time(
         screen = await open_export(app, pilot, wait_for, steps=0)
         assert screen.query_one("#export-folder", Input).value == str(chosen)
         await pilot.press("escape")
-    figure = {chosen / "queens-run-1-figure.svg"} if figures_available() else set()
-    assert every_file(tmp_path) == {
-        chosen / "queens-run-1.csv",
-        chosen / "queens-run-1.svg",
-        *figure,
-    }
+    assert every_file(tmp_path) == {chosen / "queens-run-1.csv", chosen / "queens-run-1.svg"}
     lines = (chosen / "queens-run-1.csv").read_text().splitlines()
     assert lines[0].startswith("generation,") and len(lines) == 5
     svg = (chosen / "queens-run-1.svg").read_text()

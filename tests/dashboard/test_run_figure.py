@@ -1,5 +1,5 @@
-"""The run's figure from the dashboard: ``e`` adds it to the export, and the palette's "Save
-a figure of this run" saves it alone, for a recorded run and for one that is not recorded.
+"""The run's figure from the dashboard: the palette's "Save a figure of this run" saves it, for
+a recorded run and for one that is not recorded.
 
 The figure is the one ``queens show RUN --plot`` draws (conflicts and diversity against
 evaluations), written as SVG whole: it parses, and names what it shows.
@@ -83,26 +83,3 @@ async def test_the_palette_saves_the_runs_figure_alone(
     assert text.startswith("<?xml") and "<svg" in text
     # The title names the run; fonts are drawn as paths, so the title is in the metadata.
     assert ("run 1: N = 10, seed 4" if recorded else "N = 10, seed 4") in text
-
-
-async def test_e_adds_the_figure_beside_the_history_and_the_screen(
-    tmp_path: Path, wait_for: WaitFor
-) -> None:
-    folder = tmp_path / "out"
-    folder.mkdir()
-    app = QueensApp(ENDLESS, frozen_clock=True, record=True, store=str(tmp_path / "r.sqlite3"))
-    async with app.run_test(size=(100, 32)) as pilot:
-        for _ in range(4):
-            await pilot.press("n")
-        await wait_for(pilot, lambda: shown_generation(app) >= 3, "4 steps")
-        await pilot.press("e")
-        await wait_for(pilot, lambda: export_screen_shown(app), "the export screen")
-        app.screen.query_one("#export-folder", Input).value = str(folder)
-        await pilot.press("enter")
-        await wait_for(pilot, lambda: not isinstance(app.screen, ExportScreen), "saved")
-    assert sorted(path.name for path in folder.iterdir()) == [
-        "queens-run-1-figure.svg",
-        "queens-run-1.csv",
-        "queens-run-1.svg",
-    ]
-    figure_texts(folder / "queens-run-1-figure.svg")

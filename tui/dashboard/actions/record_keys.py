@@ -328,14 +328,10 @@ class RecordKeys:
             name += f"-gen-{self.travel.position}"
         app = self.screen.app
         history = ExportFile(f"{name}.csv", "the run's history, CSV", text.getvalue())
-        drawn = self._figure_source() if figures_available() else None
 
         def deliver(svg: str) -> None:
             picture = ExportFile(f"{name}.svg", "the screen, SVG", svg)
-            if drawn is None:
-                deliver_files(app, [history, picture], title="Export")
-                return
-            self._draw_then_deliver(drawn, f"{name}-figure.svg", [history, picture], "Export")
+            deliver_files(app, [history, picture], title="Export")
 
         take_screen_picture(app, deliver)
 
@@ -354,7 +350,7 @@ class RecordKeys:
         if drawn is None:
             self.screen.notify("There is no run to draw yet.", timeout=3)
             return
-        self._draw_then_deliver(drawn, f"{drawn.name}-figure.svg", [], "Figure")
+        self._draw_then_deliver(drawn, f"{drawn.name}-figure.svg")
 
     def _figure_source(self) -> _FigureSource | None:
         """What the run's figure is drawn from: a recorded run's store, else the live history
@@ -385,17 +381,15 @@ class RecordKeys:
         title = f"{title}, {latest.generation:,} generations (not recorded)"
         return _FigureSource(f"queens-seed-{latest.seed}", title, columns)
 
-    def _draw_then_deliver(
-        self, drawn: _FigureSource, file_name: str, others: list[Any], title: str
-    ) -> None:
+    def _draw_then_deliver(self, drawn: _FigureSource, file_name: str) -> None:
         """Draw the figure off the event loop (matplotlib takes a second or two), then deliver
-        it with ``others``."""
+        it: the export screen asks where, as for ``e`` (in a browser: it downloads)."""
         from tui.dashboard.delivery import deliver_files
         from tui.dashboard.files.export_files import ExportFile
         from tui.lab.figures.run_figure import run_figure_svg
 
         app = self.screen.app
-        self.screen.notify("Drawing the figure...", title=title, timeout=2)
+        self.screen.notify("Drawing the figure...", title="Figure", timeout=2)
 
         def draw() -> None:
             try:
@@ -406,7 +400,7 @@ class RecordKeys:
                 )
                 return
             figure = ExportFile(file_name, "the run's convergence, a figure (SVG)", svg)
-            app.call_from_thread(deliver_files, app, [*others, figure], title=title)
+            app.call_from_thread(deliver_files, app, [figure], title="Figure")
 
         app.run_worker(draw, thread=True, group="figure", exit_on_error=False)
 
