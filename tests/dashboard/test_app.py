@@ -302,7 +302,7 @@ async def test_q_quits() -> None:
     ],
 )
 async def test_a_bad_value_is_named_kept_and_blocks_a_run(
-    field: str, value: str, expected: str
+    field: str, value: str, expected: str, wait_for: WaitFor
 ) -> None:
     app = make_app()
     async with app.run_test(size=(100, 32)) as pilot:
@@ -318,11 +318,11 @@ async def test_a_bad_value_is_named_kept_and_blocks_a_run(
         error_line = form.query_one(f"#error-{field.replace('-', '_')}")
         assert error_line.display and expected in str(error_line.render())
         await pilot.press("r")
-        await pilot.pause()
+        said = lambda: any(expected in n.message for n in app._notifications)  # noqa: E731
+        await wait_for(pilot, said, "the refusal said in a notice")
         assert app.main_screen.runner.run_id == first
         assert field_input.value == value
         assert app.focused is field_input
-        assert any(expected in n.message for n in app._notifications)
 
 
 async def test_cross_field_errors_follow_the_other_field() -> None:
