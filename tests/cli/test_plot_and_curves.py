@@ -106,7 +106,9 @@ def test_a_bad_plot_is_refused_before_any_run(
     code = main([*command, "--plot", value])
     captured = capsys.readouterr()
     assert code == 2
-    assert captured.err.startswith(f"queens: error: plot: {value!r} is not allowed; "), captured.err
+    assert captured.err.startswith(f"queens: error: --plot: {value!r} is not allowed; "), (
+        captured.err
+    )
     assert allowed in captured.err
     assert len(captured.err.strip().splitlines()) == 1
     assert "runs on" not in captured.err and captured.out == ""
@@ -177,7 +179,7 @@ def test_a_bad_curves_file_is_refused(
 ) -> None:
     monkeypatch.chdir(tmp_path)
     assert main([*SWEEP, "--curves", value]) == 2
-    assert capsys.readouterr().err.startswith(f"queens: error: curves: {value!r} is not allowed")
+    assert capsys.readouterr().err.startswith(f"queens: error: --curves: {value!r} is not allowed")
 
 
 def test_a_kept_sweep_has_no_curves_to_write(capsys: pytest.CaptureFixture[str]) -> None:

@@ -67,7 +67,7 @@ def test_the_takeover_start_is_refused_where_it_means_nothing(
 ) -> None:
     with pytest.raises(ConfigError) as caught:
         selection_only(one_best=True, **fields)
-    assert caught.value.field == "one-best"
+    assert caught.value.field == "one_best"
     assert allowed in caught.value.allowed
 
 

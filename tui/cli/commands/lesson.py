@@ -89,7 +89,7 @@ def add_parser(commands: argparse._SubParsersAction) -> None:  # type: ignore[ty
 def lesson_name(text: str) -> str:
     """The lesson named, or a UsageError listing them."""
     if text not in LESSON_NAMES:
-        raise UsageError("NAME", text, f"choose one of {', '.join(LESSON_NAMES)}")
+        raise UsageError("NAME", text, f"a lesson: one of {', '.join(LESSON_NAMES)}")
     return text
 
 
