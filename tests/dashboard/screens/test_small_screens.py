@@ -14,7 +14,7 @@ from textual.widgets import DataTable
 from textual.widgets._footer import FooterKey
 
 from engine.lineage.lineage import CROSSED
-from tests.dashboard.test_origin import CROSSING
+from tests.dashboard.screens.test_origin import CROSSING
 from tui.dashboard.app import QueensApp
 from tui.dashboard.pictures.column_fit import fitted_widths, longest_words, natural_widths, wrapped
 from tui.dashboard.screens.ancestry import AncestryScreen

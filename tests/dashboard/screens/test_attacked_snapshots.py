@@ -3,7 +3,8 @@
 ones filled with their parent's colour); the 10 queens of ``test_origin_snapshots`` show the
 same in two cells a square.
 
-Regenerate with ``pytest tests/dashboard/test_attacked_snapshots.py --snapshot-update`` after a
+Regenerate with
+``pytest tests/dashboard/screens/test_attacked_snapshots.py --snapshot-update`` after a
 deliberate change, and look at the pictures before committing them.
 """
 

@@ -13,8 +13,8 @@ from textual.widgets import Static
 
 from engine import Config
 from engine.config.presets import PRESETS
-from tests.dashboard.test_chart import PlotHost, memetic_history, show
-from tests.dashboard.test_small_screens import screen_lines
+from tests.dashboard.screens.test_chart import PlotHost, memetic_history, show
+from tests.dashboard.screens.test_small_screens import screen_lines
 from tui.dashboard.app import QueensApp
 from tui.dashboard.runs.showcase import SHOWCASE
 from tui.dashboard.screens import HelpScreen

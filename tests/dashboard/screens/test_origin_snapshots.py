@@ -1,6 +1,7 @@
 """Snapshot tests of an inspected child's origin and of the ancestry screen (seeded, paused).
 
-Regenerate with ``pytest tests/dashboard/test_origin_snapshots.py --snapshot-update`` after a
+Regenerate with
+``pytest tests/dashboard/screens/test_origin_snapshots.py --snapshot-update`` after a
 deliberate change, and look at the pictures before committing them.
 """
 

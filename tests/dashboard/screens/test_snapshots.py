@@ -2,8 +2,8 @@
 
 Fixed inputs only: a seeded config, a fixed number of steps, a fixed terminal size, wall-clock
 figures hidden (``frozen_clock``) and no blinking cursor. Regenerate the baselines with
-``pytest tests/tui/test_snapshots.py --snapshot-update`` after a deliberate change, and look at
-the report before committing them.
+``pytest tests/dashboard/screens/test_snapshots.py --snapshot-update`` after a deliberate
+change, and look at the report before committing them.
 """
 
 from __future__ import annotations

@@ -9,8 +9,8 @@ from pathlib import Path
 from textual.pilot import Pilot
 
 from engine import Config
-from tests.dashboard.test_replay_plays import record_run
-from tests.dashboard.test_time_travel import (
+from tests.dashboard.screens.test_replay_plays import record_run
+from tests.dashboard.screens.test_time_travel import (
     assert_shows,
     live_generations,
     shown_generation,

@@ -12,7 +12,7 @@ import pytest
 
 import tui.cli.dashboard_session
 from engine import Config
-from tests.dashboard.test_replay_plays import record_run, status_text
+from tests.dashboard.screens.test_replay_plays import record_run, status_text
 from tui.cli.command_line import main
 from tui.dashboard.app import QueensApp
 from tui.dashboard.runs.showcase import SHOWCASE_SPEED
