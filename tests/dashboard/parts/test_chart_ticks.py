@@ -11,6 +11,7 @@ from tui.dashboard.pictures.chart_ticks import (
     TINIEST_STEP,
     WIDEST_LABEL,
     axis_ticks,
+    compact_number,
     indistinct,
     origin_text,
 )
@@ -66,3 +67,11 @@ def test_whole_numbers_are_written_in_full_when_they_fit() -> None:
 def test_fractions_get_round_steps() -> None:
     assert axis_ticks(0, 1, 5).labels == ("0", "0.25", "0.5", "0.75", "1")
     assert axis_ticks(27.2, 27.9, 3).values == (27.0, 27.5, 28.0)
+
+
+def test_compact_numbers() -> None:
+    assert compact_number(28) == "28"
+    assert compact_number(27.5) == "27.5"
+    assert compact_number(1234) == "1.23k"
+    assert compact_number(5.0e9) == "5G"
+    assert compact_number(0) == "0"

@@ -86,29 +86,6 @@ async def test_the_showcase_can_be_chosen_again_after_an_edit() -> None:
         assert app.query_one("#field-population", Input).value == "100"
 
 
-def test_the_showcase_evolves_for_a_while_and_solves() -> None:
-    from engine import GeneticAlgorithm
-    from tui.dashboard.runs.showcase import SHOWCASE, SHOWCASE_SPEED
-
-    generations = [
-        GeneticAlgorithm(SHOWCASE.replace(seed=seed, generations=2000)).run() for seed in range(3)
-    ]
-    assert all(final.solved for final in generations)
-    # Tens of seconds at the opening speed limit: something to watch, and an ending.
-    assert all(final.generation / SHOWCASE_SPEED >= 10 for final in generations)
-
-
-def test_queens_tui_without_run_flags_asks_for_the_showcase() -> None:
-    from tui.cli.command_line import build_parser
-    from tui.cli.config_flags import run_flags_given
-
-    parse = build_parser().parse_args
-    assert not run_flags_given(parse(["tui"]))
-    assert not run_flags_given(parse(["tui", "--ascii"]))
-    assert run_flags_given(parse(["tui", "--n", "8"]))
-    assert run_flags_given(parse(["tui", "--preset", "sheppard"]))
-
-
 async def test_space_runs_and_pauses_without_losing_history(wait_for: WaitFor) -> None:
     app = make_app()
     async with app.run_test(size=(100, 32)) as pilot:

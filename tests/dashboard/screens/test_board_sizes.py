@@ -21,7 +21,6 @@ from textual.widgets._toast import Toast
 
 from engine import Config
 from tui.dashboard.app import QueensApp
-from tui.dashboard.pictures.board_layout import plan_screen
 from tui.dashboard.pictures.board_pictures import (
     ASCII_HALVES,
     column_ticks,
@@ -80,24 +79,6 @@ def check_labels_find_every_attacked_queen(board: Board) -> None:
 
 
 # The layout ---------------------------------------------------------------------------------
-
-
-@pytest.mark.parametrize(
-    ("width", "height", "largest", "modes"),
-    [
-        (80, 24, 28, {"squares", "halves"}),
-        (100, 32, 64, {"squares", "halves", "braille"}),
-        (200, 60, 150, {"squares", "halves", "braille"}),
-    ],
-)
-def test_every_n_up_to_the_goal_gets_an_exact_plan(
-    width: int, height: int, largest: int, modes: set[str]
-) -> None:
-    for n in range(1, largest + 1):
-        plan = plan_screen(n, width, height, False)
-        assert plan.mode in modes, (n, plan)
-        # The chart and the table keep room beside or below the board.
-        assert plan.board_width <= width - 30 and plan.first_row <= height - 2 - 6, (n, plan)
 
 
 @pytest.mark.parametrize("n", [8, 16, 24, 28])

@@ -6,7 +6,6 @@ from __future__ import annotations
 import re
 from collections.abc import Awaitable, Callable
 
-import numpy as np
 from textual.app import App, ComposeResult
 
 from engine import Config
@@ -14,7 +13,6 @@ from tui.dashboard.app import QueensApp
 from tui.dashboard.runs.variation_series import COLUMNS
 from tui.dashboard.screens import RaceScreen
 from tui.dashboard.widgets import FitnessPlot
-from tui.dashboard.widgets.braille_lines import measured_runs
 
 WaitFor = Callable[..., Awaitable[None]]
 
@@ -202,19 +200,6 @@ async def test_zooming_a_large_board_leaves_the_chart_whole(wait_for: WaitFor) -
         assert right_axis_shown(app)
         last_line = app.main_screen.plot.render_line(app.main_screen.plot.size.height - 1).text
         assert last_line.split() == ["0", "generations", "3"]
-
-
-def test_measured_runs_break_only_where_unmeasured_generations_show() -> None:
-    x = np.array([1, 2, 3, 4, 50, 51, 53, 54], dtype=np.float64)
-    # 30 dot columns over 1..54: the jump 4 -> 50 spans many, 51 -> 53 the next one.
-    assert measured_runs(x, (1.0, 54.0), 30).tolist() == [0, 0, 0, 0, 1, 1, 1, 1]
-    # 100 dot columns: the generation missing between 51 and 53 shows too.
-    assert measured_runs(x, (1.0, 54.0), 100).tolist() == [0, 0, 0, 0, 1, 1, 2, 2]
-    # Thinned generations packed into few dot columns stay one line.
-    thinned = np.arange(0, 8192, 2, dtype=np.float64)
-    assert measured_runs(thinned, (0.0, 8190.0), 160).max() == 0
-    # Neighbouring generations far apart on a wide chart are still neighbours.
-    assert measured_runs(np.array([1.0, 2.0]), (1.0, 2.0), 400).tolist() == [0, 0]
 
 
 async def test_diversity_explained_draws_no_line_across_generations_not_measured() -> None:

@@ -12,14 +12,11 @@ from rich.console import Console
 from textual.widgets import Static
 
 from engine import Config
-from engine.config.presets import PRESETS
 from tests.dashboard.screens.test_chart import PlotHost, memetic_history, show
 from tests.dashboard.screens.test_small_screens import screen_lines
 from tui.dashboard.app import QueensApp
-from tui.dashboard.runs.showcase import SHOWCASE
 from tui.dashboard.screens import HelpScreen
 from tui.dashboard.widgets import FitnessPlot, PresetSelect
-from tui.dashboard.widgets.preset_select import matching_preset
 
 WaitFor = Callable[..., Awaitable[None]]
 
@@ -54,15 +51,6 @@ async def test_the_right_hand_axis_is_drawn_once_beside_the_panel_s_border() -> 
         assert not any(row.rstrip(" 01").endswith(("│", "├")) for row in rows), rows
         assert rows[0].endswith(" 1") and rows[-1].endswith(" 0")
         assert all(row.endswith("  ") for row in rows[1:-1])
-
-
-def test_a_preset_is_named_only_at_its_own_n() -> None:
-    assert matching_preset(SHOWCASE) == "showcase"
-    assert matching_preset(SHOWCASE.replace(seed=9)) == "showcase"
-    # Every field of the showcase but N: not the showcase (28 queens).
-    assert matching_preset(SHOWCASE.replace(n=12)) is None
-    assert matching_preset(PRESETS["queens-ai"].config(16)) is None
-    assert matching_preset(PRESETS["queens-ai"].config(8)) == "queens-ai"
 
 
 async def test_the_form_stops_naming_the_preset_when_n_changes() -> None:

@@ -10,7 +10,7 @@ from textual.widgets import Input
 from engine import Config
 from tui.dashboard.app import QueensApp
 from tui.dashboard.widgets import ParamForm
-from tui.dashboard.widgets.field_finder import FieldFinder, matching_fields
+from tui.dashboard.widgets.field_finder import FieldFinder
 
 WaitFor = Callable[..., Awaitable[None]]
 
@@ -75,13 +75,3 @@ async def test_slash_and_a_name_jump_to_the_field(wait_for: WaitFor) -> None:
         assert focused_field(app) == "seed"
         assert not app.query_one(FieldFinder).display
         assert app.main_screen.in_form() and app.main_screen.run.state == "paused"
-
-
-def test_names_match_whole_then_by_their_start_then_anywhere() -> None:
-    names = ["n", "encoding", "mutation", "mutation-rate", "crossover-rate", "seed"]
-    assert matching_fields("mutation", names) == ["mutation", "mutation-rate"]
-    assert matching_fields("MUT", names) == ["mutation", "mutation-rate"]
-    assert matching_fields("rate", names) == ["mutation-rate", "crossover-rate"]
-    assert matching_fields("crossover_rate", names) == ["crossover-rate"]
-    assert matching_fields("n", names)[0] == "n"
-    assert matching_fields("zzz", names) == matching_fields("", names) == []

@@ -9,39 +9,20 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from engine import Config, GeneticAlgorithm, Snapshot
+from engine import Config
 from engine.lineage.lineage import CROSSED
+from tests.dashboard.crossing import CHILD, CROSSING, generations
 from tui.dashboard.actions import origin_keys
 from tui.dashboard.app import QueensApp
-from tui.dashboard.pictures.origin import FROM_BOTH, FROM_FIRST, FROM_SECOND, MOVED, origin_of
-from tui.dashboard.runs.ancestry import Line, RecordedRun, ring_line
-from tui.dashboard.runs.lineage_ring import LineageRing, snapshot_bytes
+from tui.dashboard.pictures.origin import FROM_BOTH, MOVED, origin_of
+from tui.dashboard.runs.ancestry import Line, RecordedRun
 from tui.dashboard.screens.ancestry import AncestryScreen
-from tui.lab.lineage import SnapshotSource, trace
+from tui.lab.lineage import trace
 from tui.lab.recorded_lineage import RecordedSource
 from tui.lab.store import RunStore
 from tui.lab.timeline import Timeline
 
 WaitFor = Callable[..., Awaitable[None]]
-
-CROSSING = Config(
-    n=10,
-    population=40,
-    seed=5,
-    crossover="pmx",
-    crossover_rate=0.9,
-    mutation="swap",
-    mutation_rate=0.5,
-    stop_when_solved=False,
-)
-"""A run whose generation 5 has crossed children made of both parents and mutated."""
-CHILD = 16
-"""In generation 5 of :data:`CROSSING`: crossed (pmx) from #10 (main) and #36, 2 queens moved."""
-
-
-def generations(config: Config, count: int) -> list[Snapshot]:
-    algorithm = GeneticAlgorithm(config)
-    return [algorithm.snapshot] + [algorithm.step() for _ in range(count)]
 
 
 def inspected(app: QueensApp) -> tuple[int, int, np.ndarray] | None:
@@ -64,45 +45,6 @@ async def step_to(app: QueensApp, pilot: object, wait_for: WaitFor, last: int) -
 async def inspect_by_index(pilot: object, index: int) -> None:
     """Sort the table by index and press enter on row ``index``."""
     await pilot.press("t", "o", "o", "home", *["down"] * index, "enter")  # type: ignore[attr-defined]
-
-
-def test_a_child_of_one_individual_crossed_with_itself_has_one_main_parent() -> None:
-    config = Config(n=28, population=60, seed=4, crossover="pmx", mutation="swap")
-    snapshot = generations(config, 4)[4]
-    lineage = snapshot.lineage
-    assert lineage is not None
-    selfed = [
-        i
-        for i in range(60)
-        if lineage.kinds[i] == CROSSED and lineage.parents[i, 0] == lineage.parents[i, 1]
-    ]
-    assert selfed
-    origin = origin_of(snapshot, selfed[0])
-    assert origin is not None and [p.main for p in origin.parents] == [True, False]
-
-
-def test_the_queens_of_a_crossed_child_are_coloured_by_the_parent_they_came_from() -> None:
-    snapshot = generations(CROSSING, 5)[5]
-    lineage = snapshot.lineage
-    assert lineage is not None and lineage.kinds[CHILD] == CROSSED
-    origin = origin_of(snapshot, CHILD)
-    assert origin is not None
-    first, second = (int(parent) for parent in lineage.parents[CHILD])
-    child, before = snapshot.population[CHILD], lineage.unmutated[CHILD]
-    queens = origin.queens
-    assert np.array_equal(queens == MOVED, lineage.moved[CHILD])
-    kept = queens != MOVED
-    from_first = (before == lineage.previous[first]) & kept
-    from_second = (before == lineage.previous[second]) & kept
-    assert np.array_equal(queens == FROM_BOTH, from_first & from_second)
-    assert np.array_equal(queens == FROM_FIRST, from_first & ~from_second)
-    assert np.array_equal(queens == FROM_SECOND, from_second & ~from_first)
-    assert np.array_equal(child[kept], before[kept])
-    assert origin.operator == "crossed (pmx), mutated: 2 queens moved"
-    assert [(p.index, p.main) for p in origin.parents] == [(10, True), (36, False)]
-    assert origin.parents[1].fitness == float(lineage.previous_fitness[36])
-    assert origin.parents[1].conflicts == int(lineage.previous_conflicts[36])
-    assert {"parent 1", "parent 2", "moved"} <= set(origin.counts())
 
 
 async def test_p_shows_the_parent_in_the_generation_before_and_d_comes_back(
@@ -337,41 +279,6 @@ async def test_an_ancestry_slow_to_read_says_it_is_reading_the_record(
         await wait_for(pilot, lambda: isinstance(app.screen, AncestryScreen), "the ancestry")
 
 
-def test_the_ring_keeps_the_newest_generations_and_the_line_stops_where_it_does() -> None:
-    algorithm = GeneticAlgorithm(CROSSING)
-    ring = LineageRing(generations=6)
-    kept: list[Snapshot] = [algorithm.snapshot]
-    for _ in range(20):
-        kept.append(algorithm.step())
-        ring.observe(algorithm, kept[-1])
-    assert ring.span == (15, 20) and len(ring) == 6
-    line = ring_line(ring, kept[20], 3)
-    assert not line.complete and line.oldest == 15
-    whole = trace(SnapshotSource(kept), 20, 3).ancestors
-    assert line.ancestors == whole[: len(line.ancestors)]
-    # Within a budget of bytes: never fewer than two generations.
-    small = LineageRing(budget=3 * snapshot_bytes(kept[1]))
-    for snapshot in kept[1:]:
-        small.observe(algorithm, snapshot)
-    assert small.span == (18, 20) and small.kept_bytes <= small.budget
-    # Another run starts the ring again.
-    other = GeneticAlgorithm(CROSSING)
-    ring.observe(other, other.step())
-    assert ring.span == (1, 1)
-
-
-def test_a_whole_line_in_memory_is_the_labs() -> None:
-    kept = generations(CROSSING, 15)
-    ring = LineageRing()
-    algorithm = GeneticAlgorithm(CROSSING)
-    for snapshot in kept[1:]:
-        ring.observe(algorithm, snapshot)
-    for index in (0, 7, 21):
-        line = ring_line(ring, kept[15], index)
-        lab = trace(SnapshotSource(kept), 15, index)
-        assert line.complete and line.ancestors == lab.ancestors and line.descent == lab.descent
-
-
 async def test_p_in_time_travel_shows_the_parent_of_a_past_generation(
     tmp_path: Path, wait_for: WaitFor
 ) -> None:
@@ -463,18 +370,6 @@ async def test_the_ancestry_board_colours_the_queens_from_the_parent_the_line_fo
         position = screen.query_one("#ancestry-board", Board).position
         assert position is not None and position.origins is not None
         assert (position.origins != 0).all()
-
-
-def test_the_best_from_best_question_says_why_it_has_no_answer_yet() -> None:
-    from tui.dashboard.screens.ancestry import descent_text
-    from tui.lab.lineage import BestDescent
-
-    nothing = BestDescent(0, 0, 0)
-    assert descent_text(nothing, 0).endswith("not known (gen 0 has no generation before it)")
-    assert descent_text(nothing, 7).endswith("not known (only gen 7 is read here, none before it)")
-    assert descent_text(BestDescent(4, 2, 1), 4).startswith(
-        "the best of gen X+1 has the best of gen X as a parent in 2 of 4 generations (1-4): 50.0%"
-    )
 
 
 async def test_a_line_of_one_generation_says_so_in_the_singular(wait_for: WaitFor) -> None:

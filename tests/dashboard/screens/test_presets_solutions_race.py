@@ -16,9 +16,7 @@ from engine.config.presets import PRESETS
 from tui.dashboard.app import QueensApp
 from tui.dashboard.screens import RaceScreen, SolutionsScreen
 from tui.dashboard.screens.race import CHART_TITLE
-from tui.dashboard.screens.solutions import find_all_config, reach_note
 from tui.dashboard.widgets import ParamForm, PresetSelect, SolutionGallery
-from tui.dashboard.widgets.preset_select import preset_choice, preset_options
 
 WaitFor = Callable[..., Awaitable[None]]
 
@@ -35,26 +33,6 @@ def field(app: QueensApp, name: str) -> str:
 
 
 # Presets --------------------------------------------------------------------------------------
-
-
-def test_preset_choice_keeps_a_fitting_n_and_the_seed() -> None:
-    choice = preset_choice("deap-nqueens", 12, seed=5)
-    assert choice.note is None
-    assert choice.config == PRESETS["deap-nqueens"].config(12, seed=5)
-
-
-def test_preset_choice_brings_its_own_n_when_the_form_s_does_not_fit() -> None:
-    choice = preset_choice("queens-ai", 10, seed=5)
-    assert choice.config.n == 8
-    assert choice.note is not None and "N = 8, 16, 32, 64" in choice.note
-    assert "not N = 10" in choice.note
-
-
-def test_preset_options_list_every_preset_or_those_that_fit() -> None:
-    assert [name for _label, name in preset_options()] == list(PRESETS)
-    fitting = [name for _label, name in preset_options(10)]
-    assert "queens-ai" not in fitting and "codeproject-2011" not in fitting
-    assert "default" in fitting
 
 
 async def test_choosing_a_preset_fills_every_field() -> None:
@@ -89,16 +67,6 @@ async def test_a_preset_that_does_not_fit_n_switches_n_and_says_why() -> None:
 
 
 # Solutions ------------------------------------------------------------------------------------
-
-
-def test_find_all_lifts_the_stop_limits_and_budgets_large_n() -> None:
-    small = find_all_config(PRESETS["codeproject-2011"].config(seed=1))
-    assert small.harvest and not small.stop_when_solved
-    assert small.generations is None and small.time_limit is None
-    large = find_all_config(Config(n=14, seed=1))
-    assert large.time_limit is not None
-    assert "out of reach" in reach_note(14)
-    assert "out of reach" not in reach_note(8)
 
 
 async def test_s_finds_every_solution_at_n_6_and_escape_returns(wait_for: WaitFor) -> None:

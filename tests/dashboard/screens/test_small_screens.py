@@ -14,9 +14,8 @@ from textual.widgets import DataTable
 from textual.widgets._footer import FooterKey
 
 from engine.lineage.lineage import CROSSED
-from tests.dashboard.screens.test_origin import CROSSING
+from tests.dashboard.crossing import CROSSING
 from tui.dashboard.app import QueensApp
-from tui.dashboard.pictures.column_fit import fitted_widths, longest_words, natural_widths, wrapped
 from tui.dashboard.screens.ancestry import AncestryScreen
 from tui.dashboard.widgets.population_view import PopulationView
 
@@ -103,25 +102,6 @@ async def test_enter_inspects_the_rows_ancestor_on_the_main_screen(wait_for: Wai
         await wait_for(pilot, lambda: app.main_screen.run.inspected is not None, "inspected")
         snapshot, index = app.main_screen.run.inspected
         assert (snapshot.generation, index) == (ancestor.generation, ancestor.individual)
-
-
-def test_narrow_columns_wrap_their_words_and_the_numbers_keep_their_width() -> None:
-    header = ("gen", "#", "fitness", "conf", "operator", "parent")
-    rows = [
-        ("1,204-1,230", "12", "0.993421", "3", "survivor", "#12"),
-        ("1,203", "12", "0.991", "4", "order-uniform + shuffle-indexes", "#40 (+#7)"),
-    ]
-    natural = natural_widths(header, rows)
-    shortest = [None] * 4 + [longest_words(4, header, rows), longest_words(5, header, rows)]
-    assert shortest[4:] == [len("shuffle-indexes"), len("parent")]
-    widths = fitted_widths(natural, shortest, 48)
-    assert sum(widths) <= 48 and widths[:4] == natural[:4]
-    assert all(len(line) <= widths[4] for line in wrapped(rows[1][4], widths[4]))
-    assert wrapped(rows[1][4], widths[4])[0] == "order-uniform +"
-    # Too narrow for the longest words: the room is shared, words broken, nothing past it.
-    tight = fitted_widths(natural, shortest, 40)
-    assert sum(tight) <= 40 and tight[:4] == natural[:4]
-    assert all(len(line) <= tight[4] for line in wrapped(rows[1][4], tight[4]))
 
 
 # The board panel's population views ---------------------------------------------------------

@@ -16,7 +16,7 @@ from tests.dashboard.screens.test_replay_plays import record_run, status_text
 from tui.cli.command_line import main
 from tui.dashboard.app import QueensApp
 from tui.dashboard.runs.showcase import SHOWCASE_SPEED
-from tui.dashboard.runs.speed import REPLAY_SPEED, SpeedError, faster, parse_speed, slower
+from tui.dashboard.runs.speed import REPLAY_SPEED
 
 WaitFor = Callable[..., Awaitable[None]]
 
@@ -100,18 +100,6 @@ def test_a_bad_speed_is_refused_naming_the_flag_the_value_and_what_is_allowed(
     assert "positive number of generations per second" in error and "unlimited" in error
     assert not opened
     assert not (tmp_path / "absent.sqlite").exists()
-
-
-def test_speeds_parse_and_step_between_the_keys_limits() -> None:
-    assert parse_speed("5") == 5.0
-    assert parse_speed(" 0.5 ") == 0.5
-    assert parse_speed("Unlimited") is None
-    with pytest.raises(SpeedError):
-        parse_speed("1e999")
-    # A limit between two steps goes on from the nearest step above or below it.
-    assert (faster(10.0), slower(10.0)) == (20.0, 5.0)
-    assert (faster(0.5), slower(0.5)) == (1.0, 0.5)
-    assert (faster(100.0), slower(None)) == (None, 100.0)
 
 
 async def test_the_keys_go_on_from_a_limit_given_between_their_steps() -> None:

@@ -10,8 +10,6 @@ from pathlib import Path
 from textual.widgets import Input, Static
 
 from engine import Config
-from tui.cli.command_line import build_parser
-from tui.cli.commands.dashboard import dashboard_config
 from tui.dashboard.app import QueensApp
 from tui.dashboard.runs.stop_rule import DEFAULT_STAGNATION
 from tui.dashboard.widgets.engine_runner import DASHBOARD_HISTORY
@@ -73,19 +71,6 @@ async def test_an_emptied_stagnation_field_runs_without_the_stop_rule(wait_for: 
         await wait_for(pilot, lambda: screen.run.state == "running", "the run")
         assert screen.runner.algorithm is not None
         assert screen.runner.algorithm.config.stagnation is None
-
-
-def test_queens_tui_gives_the_stop_rule_unless_a_flag_sets_it() -> None:
-    def config(*flags: str) -> Config | None:
-        return dashboard_config(build_parser(["tui", *flags]).parse_args(["tui", *flags]))
-
-    assert config() is None  # the showcase, which the app gives the stop rule
-    given = config("--n", "12")
-    assert given is not None and given.stagnation == DEFAULT_STAGNATION
-    changed = config("--n", "12", "--stagnation", "500")
-    assert changed is not None and changed.stagnation == 500
-    off = config("--n", "12", "--stagnation", "none")
-    assert off is not None and off.stagnation is None
 
 
 async def test_the_form_s_record_budget_bounds_the_next_record(

@@ -11,7 +11,6 @@ from rich.style import Style
 from textual.color import Color
 from textual.geometry import Region
 from textual.strip import Strip
-from textual.theme import BUILTIN_THEMES
 from textual.widget import Widget
 
 from engine import Config
@@ -19,13 +18,6 @@ from tui.dashboard.app import QueensApp
 from tui.dashboard.files.settings import save_setting
 from tui.dashboard.palette import palette_commands
 from tui.dashboard.pictures.contrast import LEGIBLE, contrast_ratio
-from tui.dashboard.theme_legibility import (
-    dashboard_variables,
-    is_legible,
-    legibility_problems,
-    offered_themes,
-    theme_variables,
-)
 
 WaitFor = Callable[..., Awaitable[None]]
 
@@ -65,18 +57,6 @@ def too_faint(strips: list[Strip], regions: list[Region], what: str) -> list[str
             if ratio < LEGIBLE:
                 faint.append(f"{what} {text!r} at {x},{y}: {ratio:.2f}")
     return faint
-
-
-def test_the_light_and_the_ansi_themes_are_left_out_and_the_default_is_offered() -> None:
-    offered = offered_themes(BUILTIN_THEMES)
-    assert "textual-dark" in offered
-    for name, theme in BUILTIN_THEMES.items():
-        if name.startswith("ansi") or not theme.dark:
-            assert name not in offered, name
-            assert legibility_problems(dashboard_variables(theme)), name
-    # The borders are mended by the app's $frame, not left out: textual-dark's stood at 2.3:1.
-    assert legibility_problems({**theme_variables(BUILTIN_THEMES["textual-dark"]), "frame": ""})
-    assert is_legible(BUILTIN_THEMES["textual-dark"])
 
 
 async def test_every_offered_theme_draws_labels_borders_and_chart_at_3_to_1(

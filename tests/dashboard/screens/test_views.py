@@ -1,33 +1,19 @@
-"""The dashboard's three views: the virtual population table, the fitness chart, the board.
-
-Pure functions (the ordered window, the Braille and density pictures, the tick labels) are
-checked against plain numpy with hypothesis; the widgets in the app with Pilot.
-"""
+"""The dashboard's three views in the app, with Pilot: the virtual population table, the
+fitness chart, the board (their pictures are checked against plain numpy in ``parts/``)."""
 
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
 
 import numpy as np
-from hypothesis import given, settings
-from hypothesis import strategies as st
 from rich.style import Style
 from textual.app import App, ComposeResult
 from textual.strip import Strip
 
 from engine import Config
+from tests.dashboard.boards import permutation_position
 from tui.dashboard.app import QueensApp
-from tui.dashboard.pictures.board_pictures import (
-    BRAILLE_BASE,
-    Position,
-    braille_codes,
-    decode_braille,
-    density_counts,
-    density_scale,
-    square_kinds,
-)
-from tui.dashboard.pictures.chart_ticks import compact_number
-from tui.dashboard.pictures.population_order import ordered_window
+from tui.dashboard.pictures.board_pictures import braille_codes, decode_braille
 from tui.dashboard.widgets.board import Board
 from tui.dashboard.widgets.fitness_plot import COLOURS, FitnessPlot
 
@@ -39,34 +25,6 @@ def make_app(config: Config) -> QueensApp:
 
 
 # The population table -----------------------------------------------------------------------
-
-
-@settings(max_examples=200, deadline=None)
-@given(
-    primary=st.lists(st.integers(0, 6), min_size=1, max_size=9000),
-    data=st.data(),
-)
-def test_ordered_window_is_the_window_of_a_full_lexsort(
-    primary: list[int], data: st.DataObject
-) -> None:
-    size = len(primary)
-    secondary = data.draw(st.lists(st.integers(0, 3), min_size=size, max_size=size))
-    start = data.draw(st.integers(0, size))
-    stop = data.draw(st.integers(start, size + 5))
-    keys = [np.asarray(primary, dtype=np.float64), np.asarray(secondary)]
-    full = np.lexsort((np.arange(size), keys[1], keys[0]))
-    assert ordered_window(keys, size, start, stop).tolist() == full[start:stop].tolist()
-
-
-def test_ordered_window_of_a_large_tied_population_matches_lexsort() -> None:
-    # Mostly ties: the recursion on the second key (and on the index) does the work.
-    rng = np.random.default_rng(0)
-    size = 200_000
-    keys = [rng.integers(0, 3, size).astype(np.float64), rng.integers(0, 2, size)]
-    full = np.lexsort((keys[1], keys[0]))
-    for start in (0, 1, 66_000, 133_333, size - 7):
-        window = ordered_window(keys, size, start, start + 30)
-        assert window.tolist() == full[start : start + 30].tolist()
 
 
 async def test_a_million_individuals_open_and_q_quits(wait_for: WaitFor) -> None:
@@ -123,68 +81,6 @@ async def test_table_keys_move_the_cursor_and_enter_inspects_that_row(wait_for: 
 
 
 # The board ----------------------------------------------------------------------------------
-
-
-def permutation_position(rows: list[int]) -> Position:
-    """Queen ``i`` in column ``i``, row ``rows[i]``: the permutation encoding."""
-    return Position.of(np.asarray(rows, dtype=np.int64), len(rows), "permutation")
-
-
-@settings(max_examples=150, deadline=None)
-@given(st.integers(1, 240).flatmap(lambda n: st.permutations(list(range(n)))))
-def test_braille_dots_decode_back_to_exactly_the_queens(rows: list[int]) -> None:
-    position = permutation_position(rows)
-    codes, attacked = braille_codes(position)
-    n = len(rows)
-    assert codes.shape == ((n + 3) // 4, (n + 1) // 2)
-    lines = ["".join(chr(BRAILLE_BASE + int(code)) for code in line) for line in codes]
-    assert decode_braille(lines) == {(row, column) for column, row in enumerate(rows)}
-    # A character is marked attacked exactly when it holds an attacked queen.
-    marked = {
-        (row // 4, column // 2) for column, row in enumerate(rows) if position.attacked[column]
-    }
-    assert {tuple(cell) for cell in np.argwhere(attacked)} == marked
-
-
-@settings(max_examples=100, deadline=None)
-@given(st.integers(1, 120).flatmap(lambda n: st.permutations(list(range(n)))))
-def test_half_block_squares_are_exactly_the_queens_and_the_attacked_are_marked(
-    rows: list[int],
-) -> None:
-    position = permutation_position(rows)
-    kinds = square_kinds(position)
-    n = len(rows)
-    assert kinds.shape == (n + n % 2, n)
-    queens = {(int(r), int(c)) for r, c in np.argwhere(kinds >= 2)}
-    assert queens == {(row, column) for column, row in enumerate(rows)}
-    attacked = {(int(r), int(c)) for r, c in np.argwhere(kinds == 3)}
-    assert attacked == {
-        (row, column) for column, row in enumerate(rows) if position.attacked[column]
-    }
-
-
-@settings(max_examples=50, deadline=None)
-@given(st.integers(1, 3000), st.integers(4, 120), st.integers(2, 60), st.integers(0, 2**32))
-def test_the_density_picture_fits_and_counts_every_queen(
-    n: int, width: int, height: int, seed: int
-) -> None:
-    rng = np.random.default_rng(seed)
-    position = permutation_position(rng.permutation(n).tolist())
-    scale = density_scale(n, width, height)
-    queens, attacked = density_counts(position, scale)
-    assert queens.shape[1] <= width and queens.shape[0] <= height
-    assert queens.sum() == n and attacked.sum() == position.attacked_count
-    assert (attacked <= queens).all()
-
-
-def test_a_million_queens_make_a_density_picture() -> None:
-    rng = np.random.default_rng(1)
-    n = 1_000_000
-    rows = rng.permutation(n)
-    position = Position(n, rows, np.arange(n), np.zeros(n, dtype=np.bool_))
-    scale = density_scale(n, 80, 40)
-    queens, _ = density_counts(position, scale)
-    assert scale == 12_500 and queens.shape == (40, 80) and queens.sum() == n
 
 
 class BoardHost(App[None]):
@@ -329,14 +225,6 @@ async def test_generation_zero_and_huge_fitness_give_readable_axes() -> None:
         labels = [line.split("┤")[0].strip() for line in lines[1:-1] if "┤" in line]
         assert len(labels) >= 3 and len(set(labels)) == len(labels)
         assert all(len(label) <= 9 and label.endswith("G") for label in labels), labels
-
-
-def test_compact_numbers() -> None:
-    assert compact_number(28) == "28"
-    assert compact_number(27.5) == "27.5"
-    assert compact_number(1234) == "1.23k"
-    assert compact_number(5.0e9) == "5G"
-    assert compact_number(0) == "0"
 
 
 async def test_c_switches_the_chart_to_conflicts_and_it_has_six_rows_at_80x24(
