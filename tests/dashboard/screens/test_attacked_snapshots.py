@@ -13,25 +13,31 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from test_origin_snapshots import CROSSING, _steady, _until
+from test_origin_snapshots import REACH_LIMIT, _steady
 from textual.pilot import Pilot
 
+from tests.dashboard.crossing import CROSSING
+from tests.waiting import wait_until_pilot
 from tui.dashboard.app import QueensApp
 
 
 async def _inspect(app: QueensApp, pilot: Pilot[None], child: int) -> None:
     for generation in range(1, 6):
         await pilot.press("n")
-        await _until(
+        await wait_until_pilot(
             pilot,
             lambda g=generation: (  # type: ignore[misc]
                 app.main_screen.run.latest is not None
                 and app.main_screen.run.latest.generation == g
             ),
+            REACH_LIMIT,
+            f"generation {generation}",
         )
     # Not sorted with o: its "Sorted by ..." toasts were in the picture or not by the load.
     await pilot.press("t", "home", *["down"] * child, "enter")
-    await _until(pilot, lambda: app.main_screen.run.inspected is not None)
+    await wait_until_pilot(
+        pilot, lambda: app.main_screen.run.inspected is not None, REACH_LIMIT, "the inspected child"
+    )
     await _steady(app, pilot)
 
 

@@ -7,8 +7,6 @@ Regenerate with ``--snapshot-update`` after a deliberate change, and look at it 
 
 from __future__ import annotations
 
-import time
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -16,21 +14,23 @@ from textual.pilot import Pilot
 from textual.widgets import Input
 
 from engine import Config
+from tests.waiting import wait_until_pilot
 from tui.dashboard.app import QueensApp
+
+REACH_LIMIT = 20.0
+"""Seconds the app may take to reach the state a picture is taken of."""
 
 
 async def _until_generation(app: QueensApp, pilot: Pilot[None], generation: int) -> None:
-    deadline = time.monotonic() + 20
-    while True:
+    def caught_up() -> bool:
         latest, algorithm = app.main_screen.run.latest, app.main_screen.runner.algorithm
-        if (
+        return (
             latest is not None
             and latest.generation >= generation
             and latest is (algorithm.snapshot if algorithm else None)
-        ):
-            return
-        assert time.monotonic() < deadline, "the app did not reach the generation"
-        await pilot.pause(0.02)
+        )
+
+    await wait_until_pilot(pilot, caught_up, REACH_LIMIT, f"generation {generation}")
 
 
 def test_diversity_explained_at_100x32(snap_compare: Any) -> None:
@@ -71,15 +71,26 @@ def test_diversity_explained_in_a_replay_at_100x32(snap_compare: Any, tmp_path: 
 
     async def run_before(pilot: Pilot[None]) -> None:
         screen = app.main_screen
-        await _until(pilot, lambda: screen.run.latest is not None, "the record's end")
+        await wait_until_pilot(
+            pilot, lambda: screen.run.latest is not None, REACH_LIMIT, "the record's end"
+        )
         await pilot.press("g", "0", "enter")
-        await _until(pilot, lambda: _shown(app) == 0, "generation 0")
+        await wait_until_pilot(pilot, lambda: _shown(app) == 0, REACH_LIMIT, "generation 0")
         await pilot.press("c", "c")
-        await _until(pilot, lambda: screen.run.variation.enabled, "the measuring on")
+        await wait_until_pilot(
+            pilot, lambda: screen.run.variation.enabled, REACH_LIMIT, "the measuring on"
+        )
         for generation in range(1, 13):
             await pilot.press("n")
-            await _until(pilot, lambda g=generation: _shown(app) == g, f"generation {generation}")
-        await _until(pilot, lambda: screen.plot.explained.size == 12, "12 generations explained")
+            await wait_until_pilot(
+                pilot,
+                lambda g=generation: _shown(app) == g,
+                REACH_LIMIT,
+                f"generation {generation}",
+            )
+        await wait_until_pilot(
+            pilot, lambda: screen.plot.explained.size == 12, REACH_LIMIT, "12 generations explained"
+        )
         for field in app.query(Input):
             field.cursor_blink = False
         await pilot.pause(0.2)
@@ -92,10 +103,3 @@ def test_diversity_explained_in_a_replay_at_100x32(snap_compare: Any, tmp_path: 
 def _shown(app: QueensApp) -> int:
     latest = app.main_screen.run.latest
     return -1 if latest is None else latest.generation
-
-
-async def _until(pilot: Pilot[None], condition: Callable[[], bool], what: str) -> None:
-    deadline = time.monotonic() + 20
-    while not condition():
-        assert time.monotonic() < deadline, f"timed out waiting for {what}"
-        await pilot.pause(0.02)

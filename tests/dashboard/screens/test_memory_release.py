@@ -12,7 +12,7 @@ import asyncio
 import json
 import subprocess
 import sys
-import time
+from pathlib import Path
 
 
 def _resident_mb() -> float:
@@ -27,36 +27,41 @@ async def _measure() -> dict[str, float]:
     """The large run's growth of resident memory, and what of it is kept once a small run
     replaced it (MB)."""
     from engine import Config
+    from tests.waiting import wait_until_pilot
     from tui.dashboard.app import QueensApp
     from tui.dashboard.widgets import ParamForm
-
-    async def until(pilot: object, condition: object, what: str, seconds: float) -> None:
-        deadline = time.monotonic() + seconds
-        while not condition():  # type: ignore[operator]
-            if time.monotonic() > deadline:
-                raise AssertionError(f"timed out waiting for {what}")
-            await pilot.pause(0.05)  # type: ignore[attr-defined]
 
     large = Config(n=28, population=100_000, seed=1, generations=3)
     app = QueensApp(large)
     async with app.run_test(size=(100, 32)) as pilot:
         screen = app.screen
-        await until(pilot, lambda: screen.run.latest is not None, "the first generation", 60)
+        await wait_until_pilot(
+            pilot, lambda: screen.run.latest is not None, 60, "the first generation", interval=0.05
+        )
         before = _resident_mb()
         await pilot.press("space")
         # Slower than the other waits: a generation of 100,000 takes a while on a busy machine.
-        await until(pilot, lambda: screen.run.state == "stopped", "the large run's end", 120)
+        await wait_until_pilot(
+            pilot, lambda: screen.run.state == "stopped", 120, "the large run's end", interval=0.05
+        )
         grown = _resident_mb() - before
         screen.query_one(ParamForm).fill(Config(n=8, population=100, seed=1))
         await pilot.press("r")
-        await until(pilot, lambda: screen.run.latest.n == 8, "the small run", 30)
+        await wait_until_pilot(
+            pilot, lambda: screen.run.latest.n == 8, 30, "the small run", interval=0.05
+        )
         await pilot.pause(1.5)
         return {"grown": grown, "kept": _resident_mb() - before}
 
 
 def test_replacing_a_large_run_releases_its_memory() -> None:
     done = subprocess.run(
-        [sys.executable, __file__], capture_output=True, text=True, timeout=300, check=False
+        [sys.executable, "-m", "tests.dashboard.screens.test_memory_release"],
+        cwd=Path(__file__).resolve().parents[3],  # the project's root: tests.waiting
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
     )
     assert done.returncode == 0, done.stderr[-2000:]
     figures = json.loads(done.stdout.strip().splitlines()[-1])

@@ -7,50 +7,36 @@ deliberate change, and look at the pictures before committing them.
 
 from __future__ import annotations
 
-import time
-from collections.abc import Callable
 from typing import Any
 
 from textual.pilot import Pilot
 from textual.widgets import Input
 
-from engine import Config
+from tests.dashboard.crossing import CHILD, CROSSING
+from tests.waiting import wait_until_pilot
 from tui.dashboard.app import QueensApp
 from tui.dashboard.screens.ancestry import AncestryScreen
 
-CROSSING = Config(
-    n=10,
-    population=40,
-    seed=5,
-    crossover="pmx",
-    crossover_rate=0.9,
-    mutation="swap",
-    mutation_rate=0.5,
-    stop_when_solved=False,
-)
-CHILD = 16
-"""In generation 5: crossed (pmx) from #10 and #36 of generation 4, two queens moved."""
-
-
-async def _until(pilot: Pilot[None], condition: Callable[[], bool]) -> None:
-    deadline = time.monotonic() + 20
-    while not condition():
-        assert time.monotonic() < deadline, "the app did not reach the state"
-        await pilot.pause(0.02)
+REACH_LIMIT = 20.0
+"""Seconds the app may take to reach the state a picture is taken of."""
 
 
 async def _inspect_crossed_child(app: QueensApp, pilot: Pilot[None]) -> None:
     for generation in range(1, 6):
         await pilot.press("n")
-        await _until(
+        await wait_until_pilot(
             pilot,
             lambda g=generation: (  # type: ignore[misc]
                 app.main_screen.run.latest is not None
                 and app.main_screen.run.latest.generation == g
             ),
+            REACH_LIMIT,
+            f"generation {generation}",
         )
     await pilot.press("t", "o", "o", "home", *["down"] * CHILD, "enter")
-    await _until(pilot, lambda: app.main_screen.run.inspected is not None)
+    await wait_until_pilot(
+        pilot, lambda: app.main_screen.run.inspected is not None, REACH_LIMIT, "the inspected child"
+    )
 
 
 async def _steady(app: QueensApp, pilot: Pilot[None]) -> None:
@@ -78,7 +64,9 @@ def test_the_ancestry_screen(snap_compare: Any) -> None:
         await _inspect_crossed_child(app, pilot)
         await _steady(app, pilot)
         await pilot.press("w")
-        await _until(pilot, lambda: isinstance(app.screen, AncestryScreen))
+        await wait_until_pilot(
+            pilot, lambda: isinstance(app.screen, AncestryScreen), REACH_LIMIT, "the ancestry"
+        )
         await pilot.press("p")  # one row toward generation 0: the board follows
         await pilot.pause(0.3)
 

@@ -14,7 +14,6 @@ import os
 import re
 import subprocess
 import sys
-import time
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from pathlib import Path
 
@@ -23,6 +22,7 @@ from rich.color import Color, ColorSystem
 from textual.geometry import Region
 from textual.widgets._footer import FooterKey
 
+from tests.pseudo_terminal import TerminalOutput
 from tui.dashboard.app import QueensApp
 from tui.dashboard.widgets.population_table import PopulationTable
 
@@ -117,7 +117,6 @@ def dashboard_output(
     then ``q``; escape sequences removed."""
     import fcntl
     import pty
-    import select
     import struct
     import termios
 
@@ -131,30 +130,17 @@ def dashboard_output(
         command = queens_script()
         os.execv(command[0], [*command, *args])
     fcntl.ioctl(terminal, termios.TIOCSWINSZ, struct.pack("HHHH", 32, 100, 0, 0))
-    written = b""
-
-    def read_for(seconds: float, until: bytes | None = None) -> None:
-        nonlocal written
-        deadline = time.monotonic() + seconds
-        while time.monotonic() < deadline and not (until and until in written):
-            ready, _, _ = select.select([terminal], [], [], 0.05)
-            if ready:
-                try:
-                    written += os.read(terminal, 1 << 16)
-                except OSError:  # the child closed the terminal
-                    return
-
-    read_for(60.0, until=b"Quit")
-    assert b"Quit" in written, written[-2000:]
+    output = TerminalOutput(terminal, look=0.05)
+    output.wait_for(b"Quit", 60.0, "the dashboard's footer")
     for key, seconds in tour:
         os.write(terminal, key)
-        read_for(seconds)
+        output.read_for(seconds)
     os.write(terminal, b"q")
-    read_for(20.0)
+    output.read_for(20.0)
     _, status = os.waitpid(pid, 0)
     os.close(terminal)
-    assert os.waitstatus_to_exitcode(status) == 0, written[-2000:]
-    return ESCAPES.sub(b"", written).decode("utf-8", errors="replace")
+    assert os.waitstatus_to_exitcode(status) == 0, output.last()
+    return ESCAPES.sub(b"", output.written).decode("utf-8", errors="replace")
 
 
 def not_ascii(text: str) -> str:

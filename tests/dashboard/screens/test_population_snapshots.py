@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import time
-from collections.abc import Callable
 from functools import partial
 from typing import Any
 
@@ -11,16 +9,14 @@ from textual.pilot import Pilot
 from textual.widgets import Input
 
 from engine import Config
+from tests.waiting import wait_until_pilot
 from tui.dashboard.app import QueensApp
 
 CLASSIC: dict[str, Any] = {"mutation": "swap", "mutation_rate": 0.3, "crossover_rate": 0.9}
 
 
-async def _until(pilot: Pilot[None], condition: Callable[[], bool]) -> None:
-    deadline = time.monotonic() + 20
-    while not condition():
-        assert time.monotonic() < deadline, "the app did not reach the state"
-        await pilot.pause(0.02)
+REACH_LIMIT = 20.0
+"""Seconds the app may take to reach the state a picture is taken of."""
 
 
 def _caught_up(app: QueensApp, generation: int) -> bool:
@@ -40,7 +36,9 @@ def test_the_placement_map_of_a_paused_run(snap_compare: Any) -> None:
     async def run_before(pilot: Pilot[None]) -> None:
         for generation in range(1, 5):
             await pilot.press("n")
-            await _until(pilot, partial(_caught_up, app, generation))
+            await wait_until_pilot(
+                pilot, partial(_caught_up, app, generation), REACH_LIMIT, f"generation {generation}"
+            )
         await pilot.press("v")
         for field in app.query(Input):
             field.cursor_blink = False

@@ -8,8 +8,6 @@ change, and look at the report before committing them.
 
 from __future__ import annotations
 
-import time
-from collections.abc import Callable
 from functools import partial
 from typing import Any
 
@@ -17,16 +15,14 @@ from textual.pilot import Pilot
 from textual.widgets import Input
 
 from engine import Config
+from tests.waiting import wait_until_pilot
 from tui.dashboard.app import QueensApp
 
 CLASSIC: dict[str, Any] = {"mutation": "swap", "mutation_rate": 0.3, "crossover_rate": 0.9}
 
 
-async def _until(pilot: Pilot[None], condition: Callable[[], bool]) -> None:
-    deadline = time.monotonic() + 20
-    while not condition():
-        assert time.monotonic() < deadline, "the app did not reach the state"
-        await pilot.pause(0.02)
+REACH_LIMIT = 20.0
+"""Seconds the app may take to reach the state a picture is taken of."""
 
 
 def _reached(app: QueensApp, generation: int) -> bool:
@@ -53,8 +49,10 @@ def test_paused_with_an_inspected_individual(snap_compare: Any) -> None:
     async def run_before(pilot: Pilot[None]) -> None:
         for generation in range(1, 6):
             await pilot.press("n")
-            await _until(pilot, partial(_reached, app, generation))
-        await _until(pilot, partial(_caught_up, app))
+            await wait_until_pilot(
+                pilot, partial(_reached, app, generation), REACH_LIMIT, f"generation {generation}"
+            )
+        await wait_until_pilot(pilot, partial(_caught_up, app), REACH_LIMIT, "the engine caught up")
         await pilot.pause(0.2)
         await pilot.press("t", "down", "down", "enter")
         await _steady(app, pilot)
@@ -67,7 +65,9 @@ def test_solved_at_80x24(snap_compare: Any) -> None:
 
     async def run_before(pilot: Pilot[None]) -> None:
         await pilot.press("space")
-        await _until(pilot, lambda: app.main_screen.run.state == "solved")
+        await wait_until_pilot(
+            pilot, lambda: app.main_screen.run.state == "solved", REACH_LIMIT, "the solve"
+        )
         await _steady(app, pilot)
 
     assert snap_compare(app, terminal_size=(80, 24), run_before=run_before)
