@@ -51,6 +51,9 @@ TESTS: Final = Path(__file__).parent
 SLOW_FOLDERS: Final = ("dashboard/screens", "serve", "corpus")
 """Folders of tests that drive a whole app, a browser or many recorded runs (the dashboard's
 plain parts, in ``dashboard/parts``, are tested without an app, and fast)."""
+UNSORTED_FOLDERS: Final = ("dashboard",)
+"""Folders whose own test files, in none of their subfolders, are taken for slow ones: a test of
+the dashboard not yet put in ``parts/`` or ``screens/`` may drive the app."""
 SLOW_FILES: Final = frozenset(
     {
         "test_signals.py",
@@ -76,7 +79,7 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     for item in items:
         path = Path(str(item.path))
         folder = path.parent.relative_to(TESTS).as_posix() if path.is_relative_to(TESTS) else ""
-        if path.name in SLOW_FILES or in_folder(folder, SLOW_FOLDERS):
+        if path.name in SLOW_FILES or in_folder(folder, SLOW_FOLDERS) or folder in UNSORTED_FOLDERS:
             item.add_marker(pytest.mark.slow)
         if in_folder(folder, ("corpus",)):
             item.add_marker(pytest.mark.corpus)
