@@ -171,6 +171,7 @@ def test_attacked_queens_are_marked_on_a_numbered_board(
         assert (square in attacked) == any(attacks(square, other) for other in marks)
 
 
+@pytest.mark.slow  # processes
 def test_the_console_script_ends_without_python_s_shutdown_and_loses_nothing(
     tmp_path: Path,
 ) -> None:

@@ -230,6 +230,7 @@ def test_resume_continues_the_same_run(
     assert [line["generations"] for line in json.loads(out)] == [70]
 
 
+@pytest.mark.slow  # a recording process, killed
 def test_a_run_killed_with_sigkill_reads_interrupted_and_resumes_exactly(
     store_file: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -280,6 +281,7 @@ def test_a_run_killed_with_sigkill_reads_interrupted_and_resumes_exactly(
     assert columns["mean_fitness"].tolist() == live
 
 
+@pytest.mark.slow  # a recording process, stopped
 def test_a_recorded_solve_stopped_with_sigterm_prints_its_run_and_resumes_exactly(
     store_file: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
