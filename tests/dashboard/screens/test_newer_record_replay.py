@@ -16,7 +16,7 @@ from tui.dashboard.app import QueensApp
 from tui.lab.record_version import engine_version, release
 
 WaitFor = Callable[..., Awaitable[None]]
-CORPUS = Path(__file__).resolve().parents[1] / "corpus"
+CORPUS = Path(__file__).resolve().parents[2] / "corpus"
 
 
 async def test_replaying_a_file_from_a_newer_engine_says_so_and_keeps_the_run(
