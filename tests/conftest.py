@@ -46,8 +46,14 @@ def small_disk(tmp_path: Path) -> Iterator[Path]:
         subprocess.run(["umount", "-l", str(mount_point)], check=False)
 
 
-SLOW_FOLDERS: Final = ("dashboard", "serve", "corpus")
-"""Folders of tests that drive a whole app, a browser or many recorded runs."""
+TESTS: Final = Path(__file__).parent
+"""The folder of every test."""
+SLOW_FOLDERS: Final = ("dashboard/screens", "serve", "corpus")
+"""Folders of tests that drive a whole app, a browser or many recorded runs (the dashboard's
+plain parts, in ``dashboard/parts``, are tested without an app, and fast)."""
+UNSORTED_FOLDERS: Final = ("dashboard",)
+"""Folders whose own test files, in none of their subfolders, are taken for slow ones: a test of
+the dashboard not yet put in ``parts/`` or ``screens/`` may drive the app."""
 SLOW_FILES: Final = frozenset(
     {
         "test_signals.py",
@@ -72,7 +78,13 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     the run corpus's ``corpus`` (``make test-oldest`` runs it with the engine's quick tests)."""
     for item in items:
         path = Path(str(item.path))
-        if path.name in SLOW_FILES or any(part in SLOW_FOLDERS for part in path.parts[-3:-1]):
+        folder = path.parent.relative_to(TESTS).as_posix() if path.is_relative_to(TESTS) else ""
+        if path.name in SLOW_FILES or in_folder(folder, SLOW_FOLDERS) or folder in UNSORTED_FOLDERS:
             item.add_marker(pytest.mark.slow)
-        if "corpus" in path.parts[-3:-1]:
+        if in_folder(folder, ("corpus",)):
             item.add_marker(pytest.mark.corpus)
+
+
+def in_folder(folder: str, folders: tuple[str, ...]) -> bool:
+    """Whether ``folder`` (relative to ``tests/``) is one of ``folders`` or inside one."""
+    return any(folder == name or folder.startswith(f"{name}/") for name in folders)

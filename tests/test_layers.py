@@ -56,6 +56,7 @@ def _found(loaded: set[str], packages: set[str]) -> set[str]:
     }
 
 
+@pytest.mark.slow  # a Python process per layer
 @pytest.mark.parametrize(
     ("layer", "forbidden"),
     [
@@ -76,6 +77,7 @@ def test_a_layer_imports_nothing_above_it(layer: str, forbidden: set[str]) -> No
     assert not found, f"importing every module of {layer} loads {sorted(found)}"
 
 
+@pytest.mark.slow  # a Python process
 def test_the_layer_probe_sees_an_import_that_breaks_the_rule() -> None:
     # The probe itself must be able to fail: importing the dashboard's app loads Textual.
     assert _found(_loaded_after("import tui.dashboard.app"), {"textual"}) == {"textual"}

@@ -13,10 +13,11 @@ from __future__ import annotations
 import argparse
 import asyncio
 import os
+import sys
 import tempfile
-import time
-from collections.abc import Callable
 from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # the project's root: tests.waiting
 
 
 def resident_mb() -> float:
@@ -28,30 +29,40 @@ def resident_mb() -> float:
     raise RuntimeError("no VmRSS in /proc/self/status")
 
 
+LIMIT = 1200.0
+"""Seconds the app may take to reach each state (a large run on a busy machine)."""
+
+
 async def measure(population: int, generations: int, store: Path) -> None:
     import textual.constants
 
     from engine import Config
+    from tests.waiting import wait_until_pilot
     from tui.dashboard.app import QueensApp
 
     textual.constants.COLOR_SYSTEM = "truecolor"
-
-    async def until(pilot: object, condition: Callable[[], bool], what: str) -> None:
-        deadline = time.monotonic() + 1200
-        while not condition():
-            if time.monotonic() > deadline:
-                raise RuntimeError(f"timed out waiting for {what}")
-            await pilot.pause(0.05)  # type: ignore[attr-defined]
 
     large = Config(n=28, population=population, seed=1, generations=generations)
     app = QueensApp(large, record=True, store=str(store))
     async with app.run_test(size=(100, 32)) as pilot:
         screen = app.main_screen
-        await until(pilot, lambda: screen.run.latest is not None, "the first generation")
+        await wait_until_pilot(
+            pilot,
+            lambda: screen.run.latest is not None,
+            LIMIT,
+            "the first generation",
+            interval=0.05,
+        )
         opened = resident_mb()
         print(f"dashboard open on the large run (generation 0): {opened:.0f} MB", flush=True)
         await pilot.press("space")
-        await until(pilot, lambda: screen.run.state in ("stopped", "solved"), "the large run's end")
+        await wait_until_pilot(
+            pilot,
+            lambda: screen.run.state in ("stopped", "solved"),
+            LIMIT,
+            "the large run's end",
+            interval=0.05,
+        )
         print(
             f"the large run (N = 28, P = {population:,}) after {generations} generations: "
             f"{resident_mb():.0f} MB",
@@ -59,7 +70,9 @@ async def measure(population: int, generations: int, store: Path) -> None:
         )
         screen.form.fill(Config(n=8, seed=1))
         screen.action_new_run()
-        await until(pilot, lambda: screen.run.latest.n == 8, "the small run")
+        await wait_until_pilot(
+            pilot, lambda: screen.run.latest.n == 8, LIMIT, "the small run", interval=0.05
+        )
         for wait in (0.5, 1.0, 2.0, 5.0):
             await pilot.pause(wait)
             print(f"the small run (N = 8, P = 40), {wait:g} s later: {resident_mb():.0f} MB")

@@ -28,6 +28,10 @@ from typing import Any, Final
 
 import aiohttp
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # the project's root: tests.waiting
+
+from tests.waiting import wait_until_async
+
 ROOT: Final = Path(__file__).resolve().parents[2]
 OUT: Final = ROOT / "screenshots" / "browser.png"
 WINDOW: Final = (1280, 800)
@@ -124,11 +128,7 @@ class DevTools:
 
     async def wait_for(self, expression: str, what: str) -> None:
         """Poll until ``expression`` is true in the page."""
-        deadline = time.monotonic() + LIMIT
-        while not await self.evaluate(expression):
-            if time.monotonic() > deadline:
-                raise RuntimeError(f"timed out waiting for {what}")
-            await asyncio.sleep(0.2)
+        await wait_until_async(lambda: self.evaluate(expression), LIMIT, what, interval=0.2)
 
     async def wait_until_quiet(self, seconds: float = 1.0) -> None:
         """Poll until the dashboard has sent nothing for ``seconds``."""

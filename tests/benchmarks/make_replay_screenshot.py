@@ -8,13 +8,16 @@ Wall-clock figures are hidden, so re-running the script changes nothing.
 from __future__ import annotations
 
 import asyncio
+import sys
 import tempfile
-import time
 from functools import partial
 from pathlib import Path
 from typing import Final
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # the project's root: tests.waiting
+
 from engine import Config
+from tests.waiting import wait_until_pilot
 from tui.dashboard.app import QueensApp
 
 OUT: Final = Path(__file__).resolve().parents[2] / "screenshots"
@@ -29,22 +32,22 @@ async def capture(store: Path) -> Path:
     app = QueensApp(CONFIG, frozen_clock=True, record=True, store=str(store))
     async with app.run_test(size=(100, 32)) as pilot:
 
-        async def until(condition: object) -> None:
-            deadline = time.monotonic() + 60
-            while not condition():  # type: ignore[operator]
-                if time.monotonic() > deadline:
-                    raise TimeoutError("the app did not reach the state to capture")
-                await pilot.pause(0.02)
-
         def shows_generation(generation: int) -> bool:
             latest = app.main_screen.run.latest
             return latest is not None and latest.generation == generation
 
         for target in range(1, 41):
             await pilot.press("n")
-            await until(partial(shows_generation, target))
+            await wait_until_pilot(
+                pilot, partial(shows_generation, target), 60, f"generation {target}"
+            )
         await pilot.press("left_curly_bracket", "left_curly_bracket")
-        await until(lambda: app.main_screen.travel.active and shows_generation(20))
+        await wait_until_pilot(
+            pilot,
+            lambda: app.main_screen.travel.active and shows_generation(20),
+            60,
+            "generation 20, back in time",
+        )
         await pilot.pause(0.3)
         app.main_screen.painter.repaint(force=True)
         await pilot.pause(0.3)

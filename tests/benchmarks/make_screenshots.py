@@ -11,7 +11,6 @@ import asyncio
 import os
 import sys
 import tempfile
-import time
 from collections.abc import Awaitable, Callable
 from functools import partial
 from pathlib import Path
@@ -19,7 +18,10 @@ from typing import Any, Final
 
 from textual.pilot import Pilot
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # the project's root: tests.waiting
+
 from engine import Config
+from tests.waiting import wait_until_pilot
 from tui.dashboard.app import QueensApp
 from tui.dashboard.files.settings import CONFIG_DIR_VARIABLE
 from tui.dashboard.runs.showcase import SHOWCASE
@@ -29,13 +31,8 @@ OUT: Final = Path(__file__).resolve().parents[2] / "screenshots"
 Script = Callable[[QueensApp, Pilot[None]], Awaitable[None]]
 
 
-async def wait_until(pilot: Pilot[None], condition: Callable[[], bool], limit: float = 30) -> None:
-    """Let the app run until ``condition()`` holds."""
-    deadline = time.monotonic() + limit
-    while not condition():
-        if time.monotonic() > deadline:
-            raise TimeoutError("the app did not reach the state to capture")
-        await pilot.pause(0.02)
+LIMIT = 30.0
+"""Seconds the app may take to reach the state a picture is taken of."""
 
 
 def shows_generation(app: QueensApp, generation: int) -> bool:
@@ -48,7 +45,9 @@ async def step(app: QueensApp, pilot: Pilot[None], generations: int) -> None:
     """Press ``n`` until the run has done ``generations`` generations, then settle."""
     for target in range(1, generations + 1):
         await pilot.press("n")
-        await wait_until(pilot, partial(shows_generation, app, target))
+        await wait_until_pilot(
+            pilot, partial(shows_generation, app, target), LIMIT, f"generation {target}"
+        )
     await settle(app, pilot)
 
 
@@ -80,7 +79,9 @@ async def ancestry(app: QueensApp, pilot: Pilot[None]) -> None:
 
     await inspecting_a_crossed_child(app, pilot)
     await pilot.press("w")
-    await wait_until(pilot, lambda: isinstance(app.screen, AncestryScreen))
+    await wait_until_pilot(
+        pilot, lambda: isinstance(app.screen, AncestryScreen), LIMIT, "the ancestry"
+    )
     await pilot.press("p")
     await pilot.pause(0.3)
 
@@ -88,7 +89,7 @@ async def ancestry(app: QueensApp, pilot: Pilot[None]) -> None:
 async def solved(app: QueensApp, pilot: Pilot[None]) -> None:
     """Run flat out to the solution."""
     await pilot.press("space")
-    await wait_until(pilot, lambda: app.main_screen.run.state == "solved")
+    await wait_until_pilot(pilot, lambda: app.main_screen.run.state == "solved", LIMIT, "the solve")
     await settle(app, pilot)
 
 

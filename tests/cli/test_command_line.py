@@ -138,6 +138,7 @@ def test_config_flags_round_trip() -> None:
     assert config_from_args(args) == config
 
 
+@pytest.mark.slow  # processes
 def test_the_console_script_ends_without_python_s_shutdown_and_loses_nothing(
     tmp_path: Path,
 ) -> None:

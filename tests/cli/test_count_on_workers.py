@@ -15,7 +15,6 @@ import signal
 import sqlite3
 import subprocess
 import sys
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, Final
@@ -23,6 +22,7 @@ from typing import Any, Final
 import pytest
 
 from tests.process_tree import alive, descendants
+from tests.waiting import wait_until
 from tui.cli.command_line import main
 from tui.lab.store import StoreError
 from tui.lab.sweep.errors import ClusterError, SweepError, TaskFailed, WorkersLost
@@ -199,11 +199,12 @@ def test_a_stopped_count_is_finished_by_the_same_command_counting_no_prefix_twic
         start_new_session=True,
         cwd=ROOT,
     )
-    deadline = time.monotonic() + WAIT_LIMIT
-    while len(kept_parts(store)) < 2:
+
+    def two_parts_kept() -> bool:
         assert process.poll() is None, process.communicate()
-        assert time.monotonic() < deadline, "no part kept in time"
-        time.sleep(0.02)
+        return len(kept_parts(store)) >= 2
+
+    wait_until(two_parts_kept, WAIT_LIMIT, "two of the count's parts kept", interval=0.02)
     workers = descendants(process.pid)
     assert workers
     if group:
@@ -214,10 +215,7 @@ def test_a_stopped_count_is_finished_by_the_same_command_counting_no_prefix_twic
     out, err = process.communicate(timeout=WAIT_LIMIT)
     assert process.returncode == code, err
     assert "Traceback" not in err
-    deadline = time.monotonic() + 10
-    while any(alive(pid) for pid in workers) and time.monotonic() < deadline:
-        time.sleep(0.05)
-    assert not any(alive(pid) for pid in workers)
+    wait_until(lambda: not any(alive(pid) for pid in workers), 10, "the workers to end")
     kept = kept_parts(store)
     assert 2 <= len(kept) < 32
     if signum != signal.SIGKILL:

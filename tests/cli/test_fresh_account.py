@@ -8,7 +8,6 @@ program itself, private to the user.
 from __future__ import annotations
 
 import os
-import select
 import stat
 import subprocess
 import time
@@ -17,6 +16,7 @@ from pathlib import Path
 import pytest
 
 from tests.cli.test_signals import queens_script
+from tests.pseudo_terminal import TerminalOutput
 from tui.lab.store import RunStore
 
 pytestmark = pytest.mark.skipif(
@@ -92,27 +92,15 @@ def test_the_first_dashboard_run_of_a_new_account_is_recorded(tmp_path: Path) ->
     if pid == 0:
         command = queens_script()
         os.execve(command[0], command, environment)
-    screen = b""
-
-    def read_until(text: bytes, seconds: float) -> None:
-        nonlocal screen
-        deadline = time.monotonic() + seconds
-        while text not in screen and time.monotonic() < deadline:
-            ready, _, _ = select.select([terminal], [], [], 0.1)
-            if ready:
-                try:
-                    screen += os.read(terminal, 65536)
-                except OSError:
-                    return
-
-    read_until(b"Quit", 60.0)
-    assert b"Quit" in screen, "the dashboard was never drawn"
+    output = TerminalOutput(terminal)
+    output.wait_for(b"Quit", 60.0, "the dashboard's footer")
     os.write(terminal, b" ")
     time.sleep(1.5)
     os.write(terminal, b"q")
-    read_until(b"\x1b[?1049l", 20.0)  # left the alternate screen
+    output.read_for(20.0)  # to the end: the child closes the terminal when it exits
     _, status = os.waitpid(pid, 0)
     os.close(terminal)
+    screen = output.written
     assert os.waitstatus_to_exitcode(status) == 0
     assert b"not recorded" not in screen
     assert b"cannot create" not in screen

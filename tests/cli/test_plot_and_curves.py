@@ -54,6 +54,7 @@ def check_png(path: Path) -> None:
 CHECKS = {"svg": check_svg, "pdf": check_pdf, "png": check_png}
 
 
+@pytest.mark.slow  # a sweep, then matplotlib
 def test_a_sweep_draws_its_figure_in_each_format(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -69,6 +70,7 @@ def test_a_sweep_draws_its_figure_in_each_format(
     assert not list(tmp_path.glob(".*partial"))  # nothing half-written left behind
 
 
+@pytest.mark.slow  # runs, then matplotlib
 def test_compare_and_show_run_draw_figures(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -128,6 +130,7 @@ def test_without_matplotlib_plot_is_refused_with_how_to_install(
     assert "statistics, each row against the best" in capsys.readouterr().out
 
 
+@pytest.mark.slow  # a Python process
 def test_the_printed_report_imports_neither_matplotlib_nor_scipy(tmp_path: Path) -> None:
     script = (
         "import sys\n"

@@ -42,6 +42,7 @@ def test_a_budget_without_record_is_refused(capsys: pytest.CaptureFixture[str]) 
     assert "record-budget: '1MB' is not allowed; only with --record" in capsys.readouterr().err
 
 
+@pytest.mark.slow  # a long recorded run
 def test_solve_records_within_the_budget_given(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -59,6 +60,7 @@ def test_solve_records_within_the_budget_given(
         assert opened.run(run_id).keyframe_spacing > 16
 
 
+@pytest.mark.slow  # a long recorded run
 def test_a_budget_the_statistics_fill_ends_the_record_and_says_so(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -17,6 +17,8 @@ from pathlib import Path
 import pytest
 
 from engine import Config, GeneticAlgorithm
+from tests.pseudo_terminal import TerminalOutput
+from tests.waiting import wait_until
 
 pytestmark = pytest.mark.skipif(
     not Path("/proc/self/status").exists(), reason="watches processes through /proc (Linux)"
@@ -67,20 +69,22 @@ def catches(pid: int, signum: int) -> bool:
 
 def wait_until_guarded(process: subprocess.Popen[str], timeout: float = 30.0) -> None:
     """Wait until the console script has put its SIGTERM handler (and so its guard) in place."""
-    deadline = time.monotonic() + timeout
-    while not catches(process.pid, signal.SIGTERM):
+
+    def guarded() -> bool:
         assert process.poll() is None, "the process ended before handling signals"
-        assert time.monotonic() < deadline, "the process never installed a SIGTERM handler"
-        time.sleep(0.002)
+        return catches(process.pid, signal.SIGTERM)
+
+    wait_until(guarded, timeout, "the process's SIGTERM handler", interval=0.002)
 
 
 def wait_until_stepping(process: subprocess.Popen[str], timeout: float = 60.0) -> None:
     """Wait until a run with a time limit has its first population (its timer is armed)."""
-    deadline = time.monotonic() + timeout
-    while not catches(process.pid, signal.SIGALRM):
+
+    def stepping() -> bool:
         assert process.poll() is None, "the process ended before stepping"
-        assert time.monotonic() < deadline, "the run never started stepping"
-        time.sleep(0.005)
+        return catches(process.pid, signal.SIGALRM)
+
+    wait_until(stepping, timeout, "the run's first step (its timer armed)", interval=0.005)
 
 
 @pytest.mark.parametrize("delay", [0.0, 0.03, 0.06, 0.1, 0.15, 0.2, 0.3])
@@ -171,7 +175,6 @@ def test_a_signal_closes_the_dashboard_and_restores_the_terminal(
     dashboard as q does: the terminal given back, the run's record closed, one line."""
     import os
     import pty
-    import select
 
     pid, terminal = pty.fork()
     if pid == 0:  # the child: the dashboard on a pseudo-terminal, its run store in tmp_path
@@ -179,26 +182,13 @@ def test_a_signal_closes_the_dashboard_and_restores_the_terminal(
         os.environ["QUEENS_STORE"] = str(tmp_path / "runs.sqlite3")
         command = queens_script()
         os.execv(command[0], command)
-    screen = b""
-
-    def read_for(seconds: float, until: bytes | None = None) -> None:
-        nonlocal screen
-        deadline = time.monotonic() + seconds
-        while time.monotonic() < deadline and not (until and until in screen):
-            ready, _, _ = select.select([terminal], [], [], 0.1)
-            if ready:
-                try:
-                    screen += os.read(terminal, 65536)
-                except OSError:  # the child closed the terminal
-                    return
-
-    read_for(60.0, until=b"Quit")  # the footer: the dashboard is drawn
-    assert b"Quit" in screen
-    drawn = len(screen)
+    output = TerminalOutput(terminal)
+    output.wait_for(b"Quit", 60.0, "the dashboard's footer")  # the dashboard is drawn
+    drawn = len(output.written)
     os.kill(pid, signum)
-    read_for(20.0)  # to the end: the child closes the terminal when it exits
+    output.read_for(20.0)  # to the end: the child closes the terminal when it exits
     _, status = os.waitpid(pid, 0)
-    after = screen[drawn:]
+    after = output.written[drawn:]
     assert os.waitstatus_to_exitcode(status) == code
     assert b"Traceback" not in after
     assert b"\x1b[?1049l" in after  # left the alternate screen

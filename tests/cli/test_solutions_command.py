@@ -9,13 +9,13 @@ import select
 import signal
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import numpy as np
 import pytest
 
 from engine.solutions.archive import canonical
+from tests.waiting import wait_until
 from tui.cli.command_line import main
 
 
@@ -201,11 +201,14 @@ def interrupt_while_counting(words: list[str], signum: int) -> tuple[int, str, s
     )
     os.close(terminal)
     shown = b""
-    deadline = time.monotonic() + 60
-    while not re.search(rb"[1-9][0-9,]* of [0-9,]+ prefixes", shown):
-        assert time.monotonic() < deadline, f"no progress line: {shown!r}"
+
+    def progress_shown() -> bool:
+        nonlocal shown
         if select.select([controller], [], [], 0.1)[0]:
             shown += os.read(controller, 4096)
+        return bool(re.search(rb"[1-9][0-9,]* of [0-9,]+ prefixes", shown))
+
+    wait_until(progress_shown, 60, "a progress line", interval=0, detail=lambda: repr(shown))
     process.send_signal(signum)
     out, _ = process.communicate(timeout=60)
     while select.select([controller], [], [], 0.2)[0]:

@@ -11,12 +11,12 @@ import signal
 import sqlite3
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
 
 from engine import Config, GeneticAlgorithm
+from tests.waiting import wait_until
 from tui.cli.command_line import main
 from tui.cli.recorded_run import record_and_report
 from tui.lab.store import STAT_FIELDS, RunStore
@@ -230,6 +230,7 @@ def test_resume_continues_the_same_run(
     assert [line["generations"] for line in json.loads(out)] == [70]
 
 
+@pytest.mark.slow  # a recording process, killed
 def test_a_run_killed_with_sigkill_reads_interrupted_and_resumes_exactly(
     store_file: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -243,14 +244,15 @@ def test_a_run_killed_with_sigkill_reads_interrupted_and_resumes_exactly(
         stderr=subprocess.DEVNULL,
     )
     try:
-        deadline = time.monotonic() + 60
         with RunStore.open(store_file) as store:
             # Wait for two commits past the last keyframe's spacing, so the kill lands between
             # keyframes with generations recorded after the last one.
-            while store.run(run_id).generations < 100 or store.run(run_id).generations % 16 == 0:
-                assert time.monotonic() < deadline, "the child recorded nothing"
+            def between_keyframes() -> bool:
                 assert child.poll() is None, "the child ended early"
-                time.sleep(0.05)
+                generations = store.run(run_id).generations
+                return generations >= 100 and generations % 16 != 0
+
+            wait_until(between_keyframes, 60, "the child's record past 100, between keyframes")
             assert store.run(run_id).status == "running"
     finally:
         child.send_signal(signal.SIGKILL)
@@ -279,6 +281,7 @@ def test_a_run_killed_with_sigkill_reads_interrupted_and_resumes_exactly(
     assert columns["mean_fitness"].tolist() == live
 
 
+@pytest.mark.slow  # a recording process, stopped
 def test_a_recorded_solve_stopped_with_sigterm_prints_its_run_and_resumes_exactly(
     store_file: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -294,15 +297,19 @@ def test_a_recorded_solve_stopped_with_sigterm_prints_its_run_and_resumes_exactl
         text=True,
     )
     try:
-        deadline = time.monotonic() + 60
-        while not store_file.exists():
-            assert time.monotonic() < deadline and child.poll() is None
-            time.sleep(0.05)
+
+        def store_made() -> bool:
+            assert child.poll() is None, "the child ended early"
+            return store_file.exists()
+
+        waited = wait_until(store_made, 60, "the child's store")
         with RunStore.open(store_file) as store:
-            while not store.runs() or store.runs()[0].generations < 60:
-                assert time.monotonic() < deadline, "the child recorded nothing"
+
+            def sixty_recorded() -> bool:
                 assert child.poll() is None, "the child ended early"
-                time.sleep(0.05)
+                return bool(store.runs()) and store.runs()[0].generations >= 60
+
+            wait_until(sixty_recorded, 60 - waited, "the child's record of 60 generations")
     finally:
         child.send_signal(signal.SIGTERM)
         out, _ = child.communicate(timeout=60)

@@ -9,7 +9,6 @@ SIGCONT to the dashboard, reads that return nothing, writes that fail.
 from __future__ import annotations
 
 import os
-import select
 import time
 from pathlib import Path
 
@@ -17,6 +16,7 @@ import pytest
 
 from tests.cli.test_signals import queens_script
 from tests.process_tree import alive
+from tests.pseudo_terminal import TerminalOutput
 from tui.lab.store import RunStore
 
 pytestmark = pytest.mark.skipif(
@@ -44,13 +44,7 @@ def open_dashboard(store: Path, *arguments: str) -> tuple[int, int]:
         os.environ["QUEENS_STORE"] = str(store)
         command = [*queens_script(), *arguments]
         os.execv(command[0], command)
-    screen = b""
-    deadline = time.monotonic() + 60.0
-    while b"Quit" not in screen and time.monotonic() < deadline:
-        ready, _, _ = select.select([terminal], [], [], 0.1)
-        if ready:
-            screen += os.read(terminal, 65536)
-    assert b"Quit" in screen, "the dashboard was never drawn"
+    TerminalOutput(terminal).wait_for(b"Quit", 60.0, "the dashboard's footer")
     return pid, terminal
 
 

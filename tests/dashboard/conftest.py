@@ -1,8 +1,8 @@
-"""Shared helpers for the dashboard's Pilot tests."""
+"""Fixtures the dashboard's tests share, of its plain parts (``parts/``) and of its screens
+(``screens/``)."""
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable
 from pathlib import Path
 
@@ -10,6 +10,7 @@ import pytest
 import textual.constants
 from textual.pilot import Pilot
 
+from tests.waiting import wait_until_pilot
 from tui.dashboard.files.settings import CONFIG_DIR_VARIABLE
 
 WAIT_LIMIT = 10.0
@@ -22,11 +23,7 @@ async def _wait_for(pilot: Pilot[None], condition: Callable[[], bool], what: str
     Raises:
         AssertionError: If it does not hold within :data:`WAIT_LIMIT` seconds.
     """
-    deadline = time.monotonic() + WAIT_LIMIT
-    while not condition():
-        if time.monotonic() > deadline:
-            raise AssertionError(f"timed out waiting for {what}")
-        await pilot.pause(0.02)
+    await wait_until_pilot(pilot, condition, WAIT_LIMIT, what)
 
 
 @pytest.fixture(autouse=True)

@@ -34,11 +34,7 @@ from engine.solutions.exact import (
     listing_steps,
     solution_list,
 )
-from engine.solutions.symmetry import (
-    fundamental_count,
-    half_turn_symmetric,
-    quarter_turn_symmetric,
-)
+from engine.solutions.symmetry import fundamental_count, half_turn_symmetric, quarter_turn_symmetric
 
 ALL_SOLUTIONS: Final = (1, 0, 0, 2, 10, 4, 40, 92, 352, 724, 2680, 14200, 73712, 365596)
 """OEIS A000170, N = 1, 2, ...: every solution."""

@@ -79,6 +79,7 @@ def cluster() -> Iterator[Any]:
         yield local
 
 
+@pytest.mark.slow  # worker processes
 def test_two_local_workers_count_as_oeis_says() -> None:
     for n in range(1, 13):
         plan = count_plan(n)
@@ -88,6 +89,7 @@ def test_two_local_workers_count_as_oeis_says() -> None:
         assert_exact(n, state.solutions)
 
 
+@pytest.mark.slow  # a Dask cluster
 def test_a_dask_cluster_counts_as_oeis_says(cluster: Any) -> None:
     from tui.lab.sweep.dask_cluster import DaskCluster
 
@@ -98,6 +100,7 @@ def test_a_dask_cluster_counts_as_oeis_says(cluster: Any) -> None:
             assert_exact(n, state.solutions)
 
 
+@pytest.mark.slow  # worker processes
 def test_a_killed_local_worker_still_gives_the_exact_count() -> None:
     pool = local_pool()
     killed: list[int] = []
@@ -117,6 +120,7 @@ def test_a_killed_local_worker_still_gives_the_exact_count() -> None:
     assert sorted(ledger.offers) == list(range(len(plan.parts)))
 
 
+@pytest.mark.slow  # a Dask cluster
 def test_a_killed_dask_worker_still_gives_the_exact_count(cluster: Any) -> None:
     from tui.lab.sweep.dask_cluster import DaskCluster
 

@@ -39,6 +39,7 @@ def recorded(store: RunStore, config: Config, budget: int) -> tuple[int, Recorde
     return recorder.run_id, recorder
 
 
+@pytest.mark.slow  # a long recorded run
 def test_a_record_past_its_budget_is_thinned_and_a_thinned_generation_is_exact(
     store: RunStore,
 ) -> None:
@@ -68,6 +69,7 @@ def test_a_record_past_its_budget_is_thinned_and_a_thinned_generation_is_exact(
     assert np.array_equal(shown.lineage.kind_flags, live.lineage.kind_flags)
 
 
+@pytest.mark.slow  # a long recorded run
 def test_a_stalled_run_keeps_its_record_within_the_budget(store: RunStore) -> None:
     stalled = Config(n=8, mutation_rate=0.0, seed=1, generations=4000, stop_when_solved=False)
     run_id, _ = recorded(store, stalled, BUDGET)

@@ -90,6 +90,7 @@ def test_batches_are_committed_once_a_second_and_at_a_pause(store: RunStore) -> 
         assert reader.keyframe_generations(run_id)[-1] == 7
 
 
+@pytest.mark.slow  # a long recorded run
 def test_keyframes_stay_within_the_budget_and_every_generation_stays_reachable(
     store: RunStore,
 ) -> None:
@@ -109,6 +110,7 @@ def test_keyframes_stay_within_the_budget_and_every_generation_stays_reachable(
         assert_same_generation(timeline.snapshot_at(generation), live[generation])
 
 
+@pytest.mark.slow  # every preset recorded
 @settings(
     max_examples=30, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
 )

@@ -339,6 +339,7 @@ def stored_counts(store: Path) -> tuple[int, int, str]:
     return int(sweeps), int(results), str(check)
 
 
+@pytest.mark.slow  # sweeps in processes
 @pytest.mark.parametrize("repetition", range(3))
 def test_two_sweeps_of_one_plan_at_once_both_report_it_whole(
     tmp_path: Path, repetition: int
@@ -353,6 +354,7 @@ def test_two_sweeps_of_one_plan_at_once_both_report_it_whole(
     assert stored_counts(store) == (1, 10, "ok")
 
 
+@pytest.mark.slow  # a sweep and its readers in processes
 def test_a_sweep_under_many_readers_reports_every_run(tmp_path: Path) -> None:
     store = tmp_path / "runs.sqlite3"
     sweep = sweep_process(store)

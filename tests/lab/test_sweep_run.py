@@ -20,6 +20,7 @@ from typing import Any
 import pytest
 
 from tests.process_tree import alive, descendants
+from tests.waiting import wait_until
 from tui.lab.config_summary import summarize
 from tui.lab.store import RunStore
 from tui.lab.sweep.local_pool import LocalPool
@@ -238,11 +239,12 @@ def test_a_stopped_sweep_ends_its_workers_and_the_same_command_continues_it(
         start_new_session=True,
         cwd=Path(__file__).resolve().parents[2],
     )
-    deadline = time.monotonic() + WAIT_LIMIT
-    while kept_results(store) < 2:
+
+    def two_results_kept() -> bool:
         assert process.poll() is None, process.communicate()
-        assert time.monotonic() < deadline, "no result kept in time"
-        time.sleep(0.05)
+        return kept_results(store) >= 2
+
+    wait_until(two_results_kept, WAIT_LIMIT, "two of the sweep's results kept")
     workers = descendants(process.pid)
     assert workers
     if signum == signal.SIGINT:
@@ -255,10 +257,7 @@ def test_a_stopped_sweep_ends_its_workers_and_the_same_command_continues_it(
     assert b"Traceback" not in err
     assert b"run the same command again to continue" in err
     assert out == b""
-    deadline = time.monotonic() + 10
-    while any(alive(pid) for pid in workers) and time.monotonic() < deadline:
-        time.sleep(0.05)
-    assert not any(alive(pid) for pid in workers)
+    wait_until(lambda: not any(alive(pid) for pid in workers), 10, "the workers to end")
     kept = kept_results(store)
     assert 2 <= kept < 8
 

@@ -28,6 +28,8 @@ from typing import Any, Final
 import aiohttp
 import pytest
 
+from tests.waiting import wait_until_async
+
 LIMIT: Final = 90.0
 """Seconds any one stage may take (the machine may be busy)."""
 
@@ -138,17 +140,16 @@ class DevTools:
 
     async def wait_for(self, expression: str, what: str) -> None:
         """Poll until ``expression`` is true in the page (else fail with what the page shows)."""
-        try:
-            async with asyncio.timeout(LIMIT):
-                while not await self.evaluate(expression):
-                    await asyncio.sleep(0.2)
-        except TimeoutError:
+
+        async def page_shows() -> str:
             shown = await self.evaluate(
                 "window.__queens ? window.__queens.text : document.body.innerText"
             )
-            raise AssertionError(
-                f"no {what} within {LIMIT} s; the page shows {shown!r:.2000}"
-            ) from None
+            return f"the page shows {shown!r:.2000}"
+
+        await wait_until_async(
+            lambda: self.evaluate(expression), LIMIT, what, interval=0.2, detail=page_shows
+        )
 
     async def screen_text(self, since: int = 0) -> str:
         """What the terminal received (from character ``since`` on), without escape sequences."""
@@ -161,19 +162,21 @@ class DevTools:
 
     async def wait_for_text(self, text: str, since: int, what: str) -> None:
         """Poll until the terminal has shown ``text`` (escape sequences aside) after ``since``."""
-        try:
-            async with asyncio.timeout(LIMIT):
-                while text not in await self.screen_text(since):
-                    await asyncio.sleep(0.2)
-        except TimeoutError:
-            shown = await self.screen_text(since)
+
+        async def shown() -> bool:
+            return text in await self.screen_text(since)
+
+        async def page_state() -> str:
+            got = await self.screen_text(since)
             focus = await self.evaluate(
                 "[document.hasFocus(), document.activeElement && document.activeElement.className]"
             )
-            raise AssertionError(
-                f"no {what} within {LIMIT} s; focus {focus}; the page sent the server "
-                f"{self.sent_frames()[-8:]}; the page got {shown!r:.2000}"
-            ) from None
+            return (
+                f"focus {focus}; the page sent the server {self.sent_frames()[-8:]}; "
+                f"the page got {got!r:.2000}"
+            )
+
+        await wait_until_async(shown, LIMIT, what, interval=0.2, detail=page_state)
 
     def sent_frames(self) -> list[str]:
         """What the page sent on its websockets (the keys go as ``["stdin", ...]``)."""
@@ -343,8 +346,10 @@ async def served_page(tmp_path: Path) -> AsyncIterator[ServedPage]:
             await tools.call("Network.enable")  # its websocket frames, said if a key is lost
             await tools.call("Page.addScriptToEvaluateOnNewDocument", source=WATCH_THE_TERMINAL)
             await tools.call("Page.navigate", url=page_url)
-            await tools.wait_for("window.__queens.text.includes('Quit')", "dashboard")
-            await tools.wait_for("performance.now() - window.__queens.last > 1000", "quiet")
+            await tools.wait_for("window.__queens.text.includes('Quit')", "the dashboard")
+            await tools.wait_for(
+                "performance.now() - window.__queens.last > 1000", "a quiet terminal"
+            )
             await tools.evaluate("document.querySelector('.xterm-helper-textarea').focus()")
             await tools.wait_for(
                 "document.activeElement && "
@@ -362,7 +367,7 @@ async def test_e_under_serve_downloads_the_history_and_the_screen(tmp_path: Path
         mark = await page.tools.received()
         await page.tools.press("e")
         # The toast first: a failure then tells a key not handled from a download not made.
-        await page.tools.wait_for_text("The browser downloads", mark, "toast")
+        await page.tools.wait_for_text("The browser downloads", mark, "the toast")
         landed = await page.landed(2)
         said = await page.tools.screen_text(mark)
     # The opening run has not stepped, so it is not recorded: its files are named by its seed.
@@ -380,11 +385,11 @@ async def test_e_under_serve_downloads_the_history_and_the_screen(tmp_path: Path
 async def test_the_palettes_screenshot_under_serve_is_downloaded(tmp_path: Path) -> None:
     async with served_page(tmp_path) as page:
         await page.tools.press("p", ctrl=True)
-        await page.tools.wait_for("window.__queens.text.includes('Search')", "palette")
+        await page.tools.wait_for("window.__queens.text.includes('Search')", "the palette")
         mark = await page.tools.received()
         for letter in "screenshot":
             await page.tools.press(letter)
-        await page.tools.wait_for_text("Save screenshot", mark, "command found")
+        await page.tools.wait_for_text("Save screenshot", mark, "the command found")
         await page.tools.press("Enter")
         landed = await page.landed(1)
     assert len(landed) == 1 and re.fullmatch(r"queens-screen-[\d-]+\.svg", landed[0].name)

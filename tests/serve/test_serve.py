@@ -14,13 +14,14 @@ import subprocess
 import sys
 import textwrap
 import time
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
 
 import aiohttp
 import pytest
 
+from tests.waiting import wait_until_async
 from tui.cli.command_line import main
 from tui.serve.access import AccessPolicy, policy_for
 from tui.serve.address import BindAddress, resolve_bind_address
@@ -115,16 +116,6 @@ def alive(pid: int) -> bool:
     return state not in ("Z", "X")
 
 
-async def wait_until(condition: Callable[[], bool], limit: float, what: str) -> float:
-    """Poll ``condition`` until it holds; returns the seconds it took."""
-    started = time.monotonic()
-    while not condition():
-        if time.monotonic() - started > limit:
-            raise AssertionError(f"not {what} within {limit} s")
-        await asyncio.sleep(0.05)
-    return time.monotonic() - started
-
-
 @asynccontextmanager
 async def serving(
     argv: list[str],
@@ -200,8 +191,12 @@ async def test_the_dashboard_ends_when_its_tab_is_killed() -> None:
         pids = session_pids(server)
         assert len(pids) <= 1
         if pids:  # it may already have ended
-            await wait_until(lambda: not alive(pids[0]), GONE_WITHIN, "dashboard gone")
-        await wait_until(lambda: not server.sessions, GONE_WITHIN, "session forgotten")
+            await wait_until_async(
+                lambda: not alive(pids[0]), GONE_WITHIN, "the dashboard to be gone"
+            )
+        await wait_until_async(
+            lambda: not server.sessions, GONE_WITHIN, "the session to be forgotten"
+        )
 
 
 async def test_a_dashboard_that_ignores_quit_and_sigterm_is_killed_with_its_children() -> None:
@@ -210,10 +205,10 @@ async def test_a_dashboard_that_ignores_quit_and_sigterm_is_killed_with_its_chil
         grandchild = int(seen.split()[2])
         pids = session_pids(server)
         assert len(pids) == 1 and alive(pids[0]) and alive(grandchild)
-        await wait_until(
+        await wait_until_async(
             lambda: not alive(pids[0]) and not alive(grandchild),
             GONE_WITHIN,
-            "stubborn dashboard and its child gone",
+            "the stubborn dashboard and its child to be gone",
         )
 
 
@@ -386,7 +381,7 @@ async def test_sessions_are_capped() -> None:
             assert response.status == 503
             assert "--max-sessions" in await response.text()
         await tabs[0].close()
-        await wait_until(lambda: len(server.sessions) == 1, GONE_WITHIN, "a slot free")
+        await wait_until_async(lambda: len(server.sessions) == 1, GONE_WITHIN, "a free slot")
         third = await client.ws_connect(url, origin=origin)
         await first_screen(third)
 
