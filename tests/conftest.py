@@ -10,6 +10,7 @@ from typing import Final
 
 import pytest
 
+from engine.operators import plugins
 from tui.dashboard.files.settings import CONFIG_DIR_VARIABLE
 
 
@@ -25,6 +26,16 @@ def private_settings_for_the_session(tmp_path_factory: pytest.TempPathFactory) -
         del os.environ[CONFIG_DIR_VARIABLE]
     else:
         os.environ[CONFIG_DIR_VARIABLE] = before
+
+
+@pytest.fixture(autouse=True)
+def plug_ins_unrestricted(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every test starts with plug-ins allowed, as a new process does: ``queens serve`` run in
+    a test's own process restricts them for the rest of that process (and its environment),
+    which would otherwise reach the next test the same worker runs."""
+    monkeypatch.setattr(plugins, "_RESTRICTION", [])
+    monkeypatch.delenv(plugins.RESTRICTED_VARIABLE, raising=False)
+    monkeypatch.delenv(plugins.ALLOWED_VARIABLE, raising=False)
 
 
 @pytest.fixture
