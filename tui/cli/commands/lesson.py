@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import argparse
 import sys
-from typing import Final
+from pathlib import Path
+from typing import Any, Final
 
 from tui.cli.store_flags import add_store_flag, unusable_store
 from tui.cli.sweep_running import (
@@ -80,6 +81,13 @@ def add_parser(commands: argparse._SubParsersAction) -> None:  # type: ignore[ty
         help="record every engine run in the store (local workers only; queens runs lists them)",
     )
     add_store_flag(parser)
+    parser.add_argument(
+        "--plot",
+        default=None,
+        metavar="FILE",
+        help="also draw the rows, measured beside theory, into FILE.svg, .pdf or .png "
+        "(pip install 'queens-ga[stats]')",
+    )
     output = parser.add_mutually_exclusive_group()
     output.add_argument("--json", action="store_true", help="print one JSON document")
     output.add_argument("--csv", action="store_true", help="print one CSV line per row")
@@ -151,6 +159,11 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError("--seeds", seeds, f"the {name} lesson enumerates: it has no seeds")
     workers = worker_count(args.workers, args.force_workers)
     timeout = connect_timeout(args.connect_timeout)
+    plot_path = None
+    if args.plot is not None:
+        from tui.lab.figures.plot_target import check_plot_target
+
+        plot_path = check_plot_target(args.plot)  # before any run: a bad name costs nothing
     recording = recording_of(args)
     planned = lesson.jobs(population or lesson.population or 0, seeds or lesson.seeds or 0, None)
     jobs = len(planned)
@@ -178,4 +191,21 @@ def run(args: argparse.Namespace) -> int:
     output = "json" if args.json else "csv" if args.csv else "table"
     sys.stdout.write(lesson_report.report(lesson, document, output))
     sys.stdout.flush()
+    if plot_path is not None:
+        draw_lesson_plot(plot_path, lesson.title, document)
     return 0
+
+
+def draw_lesson_plot(path: Path, title: str, document: dict[str, Any]) -> None:
+    """Draw the lesson's figure at ``path`` and say so on stderr.
+
+    Raises:
+        UsageError: If the lesson has nothing to draw or the file cannot be written.
+    """
+    from tui.lab.figures.lesson_figure import draw_lesson_figure
+
+    try:
+        draw_lesson_figure(path, document, title)
+    except (OSError, ValueError) as error:
+        raise UsageError("--plot", str(path), f"the figure could not be written: {error}") from None
+    print(f"queens: figure written to {path}", file=sys.stderr)
