@@ -77,7 +77,7 @@ async def test_the_palette_saves_the_runs_figure_alone(
     async with app.run_test(size=(100, 32)) as pilot:
         listing = await save_figure_to(app, pilot, wait_for, folder, steps=6)
     name = "queens-run-1-figure.svg" if recorded else "queens-seed-4-figure.svg"
-    assert name in listing and "figure (SVG)" in listing
+    assert name in listing and "a figure, SVG" in listing
     assert [path.name for path in folder.iterdir()] == [name]
     text = figure_texts(folder / name)
     assert text.startswith("<?xml") and "<svg" in text

@@ -399,7 +399,7 @@ class RecordKeys:
                     app.notify, f"The figure could not be drawn: {error}", severity="error"
                 )
                 return
-            figure = ExportFile(file_name, "the run's convergence, a figure (SVG)", svg)
+            figure = ExportFile(file_name, "the run's convergence as a figure, SVG", svg)
             app.call_from_thread(deliver_files, app, [figure], title="Figure")
 
         app.run_worker(draw, thread=True, group="figure", exit_on_error=False)

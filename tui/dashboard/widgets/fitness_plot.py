@@ -215,9 +215,13 @@ class FitnessPlot(Widget):
         self.metric = METRICS[(METRICS.index(self.metric) + 1) % len(METRICS)]
 
     def watch_metric(self) -> None:
-        """Redraw on the other axis."""
+        """Redraw on the other axis; the panel's title says whether this is selection pressure
+        (the fitness, conflicts and explained views share "Fitness")."""
         self._lines = None
         self.refresh()
+        panel = self.parent
+        if isinstance(panel, Widget) and panel.border_title is not None:
+            panel.border_title = "Selection pressure" if self.metric == "pressure" else "Fitness"
 
     def on_click(self, event: events.Click) -> None:
         """A click switches the view."""
