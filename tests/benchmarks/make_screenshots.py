@@ -105,6 +105,20 @@ async def placement_map(app: QueensApp, pilot: Pilot[None]) -> None:
     await settle(app, pilot)
 
 
+async def selection_pressure(app: QueensApp, pilot: Pilot[None]) -> None:
+    """Forty generations, then the chart's selection-pressure view (``i``)."""
+    await step(app, pilot, 40)
+    await pilot.press("i")
+    await settle(app, pilot)
+
+
+async def lessons(app: QueensApp, pilot: Pilot[None]) -> None:
+    """The lessons screen (``L``) on its first lesson: the text and its formula."""
+    await step(app, pilot, 10)
+    await pilot.press("L")
+    await settle(app, pilot)
+
+
 CLASSIC: Final[dict[str, Any]] = {"mutation": "swap", "mutation_rate": 0.3, "crossover_rate": 0.9}
 """A textbook GA (swap mutation, frequent crossover): slower than the default, so the pictures
 show a run in progress rather than one solved in two generations."""
@@ -168,6 +182,8 @@ SHOTS: Final[list[tuple[str, Config, tuple[int, int], Script]]] = [
     ),
     ("dashboard-100x32-origin", CROSSING, (100, 32), inspecting_a_crossed_child),
     ("dashboard-100x32-ancestry", CROSSING, (100, 32), ancestry),
+    ("dashboard-100x32-selection-pressure", SHOWCASE_SEEDED, (100, 32), selection_pressure),
+    ("dashboard-100x32-lessons", SHOWCASE_SEEDED, (100, 32), lessons),
 ]
 """Name, seeded config, terminal size and how to reach the state to capture."""
 
