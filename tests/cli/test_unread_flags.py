@@ -16,7 +16,8 @@ from engine import Config
 from engine.config.field_uses import APPLIES_WHEN, APPLIES_WHEN_ON
 from tui.cli.command_line import main
 from tui.lab.rerun_line import config_flags
-from tui.lab.sweep.plan import build_plan, spec_from_file, spec_from_flags
+from tui.lab.sweep.plan import build_plan, spec_from_flags
+from tui.lab.sweep.plan_document import spec_from_file
 from tui.lab.sweep.plan_error import PlanError
 from tui.lab.sweep.task import DETERMINISTIC_FIELDS, run_task
 

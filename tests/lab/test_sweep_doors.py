@@ -29,7 +29,8 @@ from tui.lab.store import RunStore, StoreError
 from tui.lab.sweep.errors import ClusterError, TaskFailed, WorkersLost
 from tui.lab.sweep.held_signals import signals_held
 from tui.lab.sweep.local_pool import LocalPool
-from tui.lab.sweep.plan import build_plan, spec_from_file, spec_from_flags
+from tui.lab.sweep.plan import build_plan, spec_from_flags
+from tui.lab.sweep.plan_document import spec_from_file
 from tui.lab.sweep.plan_error import PlanError
 from tui.lab.sweep.plan_file import MAX_PLAN_BYTES, deepest_nesting, read_plan_text
 from tui.lab.sweep.task import Task, run_task, task_config

@@ -14,9 +14,9 @@ from tui.lab.sweep.plan import (
     build_plan,
     parse_seeds,
     plan_from_dict,
-    spec_from_file,
     spec_from_flags,
 )
+from tui.lab.sweep.plan_document import spec_from_file
 from tui.lab.sweep.plan_error import PlanError
 
 

@@ -128,7 +128,8 @@ def run(args: argparse.Namespace) -> int:
         return show(args)
     refuse_label_unrecorded(args.label, args.record_runs, "--record-runs")
     with signals_held():
-        from tui.lab.sweep.plan import build_plan, spec_from_file, spec_from_flags
+        from tui.lab.sweep.plan import build_plan, spec_from_flags
+        from tui.lab.sweep.plan_document import spec_from_file
         from tui.lab.sweep.plan_error import PlanError
 
     spec = spec_from_file(Path(args.plan)) if args.plan is not None else None

@@ -24,7 +24,6 @@ import math
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any, Final
 
 from engine import (
@@ -41,7 +40,6 @@ from engine.config.field_uses import unread_by_all
 from engine.config.presets import PRESETS, preset_named
 from tui.lab.sweep.fingerprint import canonical_config, config_fingerprint, digest
 from tui.lab.sweep.plan_error import PlanError
-from tui.lab.sweep.plan_file import line_of, parse_plan_text, read_plan_text
 from tui.lab.sweep.task import task_config
 
 MAX_CELLS: Final = 10_000
@@ -218,7 +216,7 @@ def _parse_value(name: str, value: Any, source: Source) -> Any:
     return parsed
 
 
-def _known_field(key: str, value: Any, source: Source, *, extra: Sequence[str] = ()) -> str:
+def known_field(key: str, value: Any, source: Source, *, extra: Sequence[str] = ()) -> str:
     name = field_name(key)
     if name == "seed":
         raise PlanError(key, value, f"give the seeds with seeds (a count, or A-B){source.note()}")
@@ -278,7 +276,7 @@ def parse_grid_flag(text: str) -> tuple[str, list[str]]:
     key, equals, values = text.partition("=")
     if not equals or not key.strip():
         raise PlanError("grid", text, "FIELD=V1,V2,... is expected" + FLAG_SOURCE.note())
-    name = _known_field(key, text, FLAG_SOURCE, extra=("preset",))
+    name = known_field(key, text, FLAG_SOURCE, extra=("preset",))
     parts = [part.strip() for part in values.split(",")]
     if not any(parts) or not all(parts):
         raise PlanError(name, values, "a comma-separated list of values" + FLAG_SOURCE.note())
@@ -321,69 +319,6 @@ def spec_from_flags(
     if seeds is not None:
         spec.seeds = seeds
         spec.sources["seeds"] = FLAG_SOURCE
-    return spec
-
-
-def spec_from_file(path: Path) -> PlanSpec:
-    """The plan a TOML file describes.
-
-    Raises:
-        PlanError: If the file is not a small regular file (see
-            :func:`~tui.lab.sweep.plan_file.read_plan_text`), cannot be parsed, sets nothing
-            (empty, or comments only), or has an unknown key, naming the file and line.
-    """
-    text = read_plan_text(path)
-    document = parse_plan_text(path, text)
-    if not any(value != {} for value in document.values()):
-        # An empty file (or one of comments) is a slip, not a wish for twenty default runs.
-        raise PlanError(
-            "plan",
-            str(path),
-            "nothing to sweep: the file sets no key (only comments or blank lines); a plan "
-            "names presets, n, seeds, fixed fields or a [grid] of FIELD = [values]",
-        )
-    lines = text.splitlines()
-
-    def source(key: str, table: str | None = None) -> Source:
-        line = line_of(lines, key, table)
-        return Source(f"in {path}, line {line}" if line else f"in {path}")
-
-    spec = PlanSpec()
-    for key, value in document.items():
-        here = source(key)
-        if key in ("preset", "presets"):
-            names = value if isinstance(value, list) else [value]
-            if not names or not all(isinstance(name, str) for name in names):
-                raise PlanError(key, value, "a preset name or a list of them" + here.note())
-            spec.presets = list(names)
-            spec.sources["preset"] = here
-        elif key == "seeds":
-            spec.seeds = value
-            spec.sources["seeds"] = here
-        elif key == "grid":
-            if not isinstance(value, dict):
-                raise PlanError("grid", value, "a table of FIELD = [values]" + here.note())
-            for grid_key, values in value.items():
-                where = source(grid_key, "grid")
-                name = _known_field(grid_key, values, where, extra=("preset",))
-                if not isinstance(values, list) or not values:
-                    raise PlanError(name, values, "a non-empty list of values" + where.note())
-                if name == "preset":
-                    spec.presets = list(values)
-                else:
-                    spec.grid[name] = list(values)
-                spec.sources[name] = where
-        else:
-            name = _known_field(key, value, here, extra=PLAN_KEYS)
-            if isinstance(value, dict):
-                raise PlanError(key, value, "a value or a list of values" + here.note())
-            if isinstance(value, list):
-                if not value:
-                    raise PlanError(name, value, "a non-empty list of values" + here.note())
-                spec.grid[name] = list(value)
-            else:
-                spec.fixed[name] = value
-            spec.sources[name] = here
     return spec
 
 
