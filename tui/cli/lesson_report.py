@@ -5,10 +5,14 @@ from __future__ import annotations
 import csv
 import io
 import json
-from typing import Any
+import textwrap
+from typing import Any, Final
 
 from tui.lab.lessons.lesson import Lesson
 from tui.lab.lessons.table import columns_of, shown_rows, size_line, table_lines
+
+TEXT_WIDTH: Final = 78
+"""The lesson's text and formula are wrapped to this many columns (an 80-column terminal)."""
 
 
 def report(lesson: Lesson, document: dict[str, Any], output: str) -> str:
@@ -24,7 +28,13 @@ def report(lesson: Lesson, document: dict[str, Any], output: str) -> str:
         for row in rows:
             writer.writerow({key: row.get(key, "") for key in columns})
         return buffer.getvalue()
-    lines = [lesson.title, "", lesson.text, "", f"theory: {lesson.formula}"]
+    lines = [
+        lesson.title,
+        "",
+        *textwrap.wrap(lesson.text, TEXT_WIDTH),
+        "",
+        *textwrap.wrap(f"theory: {lesson.formula}", TEXT_WIDTH, subsequent_indent="  "),
+    ]
     size = size_line(document, lesson.seeds_meaning)
     if size:
         lines.append(size)
