@@ -28,6 +28,20 @@ def private_settings_for_the_session(tmp_path_factory: pytest.TempPathFactory) -
         os.environ[CONFIG_DIR_VARIABLE] = before
 
 
+@pytest.fixture(autouse=True, scope="session")
+def one_matplotlib_cache(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+    """matplotlib keeps its font list in one folder for the session, built once, not in each
+    test's own home (where a test that checks the files a dashboard wrote would find it, and
+    each test would spend a second building it again)."""
+    before = os.environ.get("MPLCONFIGDIR")
+    os.environ["MPLCONFIGDIR"] = str(tmp_path_factory.mktemp("matplotlib"))
+    yield
+    if before is None:
+        del os.environ["MPLCONFIGDIR"]
+    else:
+        os.environ["MPLCONFIGDIR"] = before
+
+
 @pytest.fixture(autouse=True)
 def plug_ins_unrestricted(monkeypatch: pytest.MonkeyPatch) -> None:
     """Every test starts with plug-ins allowed, as a new process does: ``queens serve`` run in

@@ -1,4 +1,4 @@
-"""Export in a real browser: under ``queens serve``, ``e`` downloads both files into Chromium.
+"""Export in a real browser: under ``queens serve``, ``e`` downloads its files into Chromium.
 
 Starts ``queens serve`` on 127.0.0.1 and a free port, and headless Chromium with its DevTools
 port (loopback only), drives the page over the DevTools protocol: downloads go to a temporary
@@ -29,6 +29,7 @@ import aiohttp
 import pytest
 
 from tests.waiting import wait_until_async
+from tui.dashboard.actions.record_keys import figures_available
 
 LIMIT: Final = 90.0
 """Seconds any one stage may take (the machine may be busy)."""
@@ -362,22 +363,30 @@ async def served_page(tmp_path: Path) -> AsyncIterator[ServedPage]:
             await tools.close()
 
 
-async def test_e_under_serve_downloads_the_history_and_the_screen(tmp_path: Path) -> None:
+async def test_e_under_serve_downloads_the_history_the_screen_and_the_figure(
+    tmp_path: Path,
+) -> None:
+    drawn = figures_available()  # the server runs in this venv: matplotlib there too, or not
     async with served_page(tmp_path) as page:
         mark = await page.tools.received()
         await page.tools.press("e")
         # The toast first: a failure then tells a key not handled from a download not made.
         await page.tools.wait_for_text("The browser downloads", mark, "the toast")
-        landed = await page.landed(2)
+        landed = await page.landed(3 if drawn else 2)  # the figure follows, once drawn
         said = await page.tools.screen_text(mark)
     # The opening run has not stepped, so it is not recorded: its files are named by its seed.
     names = [path.name for path in landed]
-    assert [Path(name).suffix for name in names] == [".csv", ".svg"]
-    assert all(re.fullmatch(r"queens-seed-\d+-gen-0\.(csv|svg)", name) for name in names), names
-    lines = landed[0].read_text(encoding="utf-8").splitlines()
+    shapes = r"queens-seed-\d+-gen-0(\.csv|\.svg|-figure\.svg)"
+    assert all(re.fullmatch(shapes, name) for name in names), names
+    (history,) = [path for path in landed if path.suffix == ".csv"]
+    lines = history.read_text(encoding="utf-8").splitlines()
     assert lines[0].startswith("generation,") and len(lines) >= 2
-    svg = landed[1].read_text(encoding="utf-8")
-    assert svg.startswith("<svg") and svg.rstrip().endswith("</svg>")
+    pictures = [path for path in landed if path.suffix == ".svg"]
+    assert len(pictures) == len(landed) - 1
+    for picture in pictures:
+        svg = picture.read_text(encoding="utf-8")
+        assert svg.lstrip().startswith(("<svg", "<?xml")) and svg.rstrip().endswith("</svg>")
+    assert any(name.endswith("-figure.svg") for name in names) == drawn
     assert page.server_folder.name not in said  # no server path in the toast
     assert list(page.server_folder.iterdir()) == []  # nor a file written on the server
 

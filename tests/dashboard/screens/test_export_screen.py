@@ -1,5 +1,8 @@
 """Pilot tests of the export screen: ``e`` (and the palette's screenshot) ask where to save.
 
+``e`` saves the run's history and the screen, and (with matplotlib) the run's figure, drawn
+while the folder is chosen and written to the same folder once ready.
+
 The files land where the user asked, and nowhere else; a folder that cannot be used is
 refused on the screen with a message naming the field, the value and what is allowed; escape
 writes nothing; a failed write leaves no half-written file; the last folder is offered next
@@ -10,6 +13,7 @@ from __future__ import annotations
 
 import os
 import subprocess
+import xml.etree.ElementTree as ElementTree
 from collections.abc import Awaitable, Callable, Iterator
 from pathlib import Path
 
@@ -18,6 +22,7 @@ from textual.pilot import Pilot
 from textual.widgets import Input, Static
 
 from engine import Config
+from tui.dashboard.actions.record_keys import figures_available
 from tui.dashboard.app import QueensApp
 from tui.dashboard.files.settings import load_settings
 from tui.dashboard.palette import save_screenshot_here
@@ -69,7 +74,7 @@ def error_text(screen: ExportScreen) -> str:
     return str(screen.query_one("#export-error", Static).render())
 
 
-async def test_e_saves_both_files_in_the_folder_typed_and_offers_it_next_time(
+async def test_e_saves_its_files_in_the_folder_typed_and_offers_it_next_time(
     tmp_path: Path, wait_for: WaitFor, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     here, chosen = tmp_path / "here", tmp_path / "chosen"
@@ -77,12 +82,14 @@ async def test_e_saves_both_files_in_the_folder_typed_and_offers_it_next_time(
     chosen.mkdir()
     monkeypatch.chdir(here)
     app = recording_app(tmp_path)
+    figure = chosen / "queens-run-1-figure.svg"
     async with app.run_test(size=(100, 32)) as pilot:
         screen = await open_export(app, pilot, wait_for)
         field = screen.query_one("#export-folder", Input)
         assert field.value == str(Path.home() / "Downloads")  # nothing kept yet: downloads
         shown = str(screen.query_one("#export-files", Static).render())
         assert "queens-run-1.csv" in shown and "queens-run-1.svg" in shown
+        assert ("queens-run-1-figure.svg" in shown) == figures_available()
         await type_folder(pilot, str(chosen))
         targets = str(screen.query_one("#export-targets", Static).render())
         assert str(chosen / "queens-run-1.csv") in targets
@@ -90,15 +97,26 @@ async def test_e_saves_both_files_in_the_folder_typed_and_offers_it_next_time(
         await wait_for(pilot, lambda: not isinstance(app.screen, ExportScreen), "saved")
         toast = app._notifications
         assert any(str(chosen / "queens-run-1.svg") in note.message for note in toast)
+        if figures_available():  # drawn while the folder was chosen, written once ready
+            said = f"{figure} (the run's convergence as a figure, SVG)"
+            await wait_for(
+                pilot,
+                lambda: any(note.message == said for note in app._notifications),
+                "the figure saved",
+            )
         assert load_settings()["export_folder"] == str(chosen)
         screen = await open_export(app, pilot, wait_for, steps=0)
         assert screen.query_one("#export-folder", Input).value == str(chosen)
         await pilot.press("escape")
-    assert every_file(tmp_path) == {chosen / "queens-run-1.csv", chosen / "queens-run-1.svg"}
+    written = {chosen / "queens-run-1.csv", chosen / "queens-run-1.svg"}
+    assert every_file(tmp_path) == written | ({figure} if figures_available() else set())
     lines = (chosen / "queens-run-1.csv").read_text().splitlines()
     assert lines[0].startswith("generation,") and len(lines) == 5
     svg = (chosen / "queens-run-1.svg").read_text()
     assert svg.startswith("<svg") and "Writes:" not in svg  # the dashboard, not this screen
+    if figures_available():
+        drawn = ElementTree.parse(figure).getroot()
+        assert drawn.tag.endswith("svg") and "run 1: N = 12, seed 5" in figure.read_text()
 
 
 @pytest.mark.parametrize(

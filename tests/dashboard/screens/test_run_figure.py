@@ -41,11 +41,7 @@ async def save_figure_to(
         await pilot.press("n")  # type: ignore[attr-defined]
     await wait_for(pilot, lambda: shown_generation(app) == reached, f"{steps} steps")
     app.main_screen.record_keys.save_figure()
-    await wait_for(
-        pilot,
-        lambda: isinstance(app.screen, ExportScreen),
-        "the export screen",
-    )
+    await wait_for(pilot, lambda: export_screen_shown(app), "the export screen")
     screen = app.screen
     assert isinstance(screen, ExportScreen)
     listing = str(screen.query_one("#export-files", Static).render())

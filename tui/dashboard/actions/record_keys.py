@@ -8,8 +8,10 @@ continued run goes on here, recorded in the same run of the store.
 
 from __future__ import annotations
 
+import contextlib
 import io
 from collections.abc import Mapping
+from concurrent.futures import Future
 from dataclasses import dataclass
 from typing import Any
 
@@ -25,6 +27,9 @@ from tui.dashboard.runs.speed import REPLAY_SPEED
 from tui.dashboard.widgets import ParamForm, StatusLine
 from tui.lab.figures.plot_target import INSTALL_HINT
 from tui.lab.store import RunStore
+
+FIGURE_DESCRIPTION = "the run's convergence as a figure, SVG"
+"""How the export screen and its toasts name the run's figure."""
 
 
 class RecordKeys:
@@ -290,14 +295,16 @@ class RecordKeys:
         self.screen.app.push_screen(LabelPrompt(name, current), chosen)
 
     def export(self) -> None:
-        """Export the run: its history as CSV and the screen as SVG.
+        """Export the run: its history as CSV, the screen as SVG and, with matplotlib, the
+        run's figure (as the palette's "Save a figure of this run" draws it).
 
         In a terminal the export screen asks for the folder; in a browser both files download.
         The screen's picture is taken first, so it shows the dashboard, not the export screen,
-        and without the notifications on show.
+        and without the notifications on show. The figure is drawn while the folder is chosen
+        and follows the other files (see :func:`~tui.dashboard.delivery.deliver_files`).
         """
         from tui.dashboard.delivery import deliver_files
-        from tui.dashboard.files.export_files import ExportFile
+        from tui.dashboard.files.export_files import ExportFile, LateFile
         from tui.dashboard.screen_picture import take_screen_picture
         from tui.lab.export import write_csv
         from tui.lab.store import STAT_FIELDS, StoreError
@@ -328,10 +335,15 @@ class RecordKeys:
             name += f"-gen-{self.travel.position}"
         app = self.screen.app
         history = ExportFile(f"{name}.csv", "the run's history, CSV", text.getvalue())
+        late = []
+        drawn = self._figure_source() if figures_available() else None
+        if drawn is not None:  # drawn while the folder is chosen: the screen opens at once
+            figure = self._drawing(drawn)
+            late.append(LateFile(f"{name}-figure.svg", FIGURE_DESCRIPTION, figure))
 
         def deliver(svg: str) -> None:
             picture = ExportFile(f"{name}.svg", "the screen, SVG", svg)
-            deliver_files(app, [history, picture], title="Export")
+            deliver_files(app, [history, picture], title="Export", late=late)
 
         take_screen_picture(app, deliver)
 
@@ -386,23 +398,39 @@ class RecordKeys:
         it: the export screen asks where, as for ``e`` (in a browser: it downloads)."""
         from tui.dashboard.delivery import deliver_files
         from tui.dashboard.files.export_files import ExportFile
-        from tui.lab.figures.run_figure import run_figure_svg
 
         app = self.screen.app
         self.screen.notify("Drawing the figure...", title="Figure", timeout=2)
 
+        def deliver(drawing: Future[str]) -> None:
+            try:
+                svg = drawing.result()
+            except Exception as error:  # said to the user
+                app.notify(f"The figure could not be drawn: {error}", severity="error")
+                return
+            deliver_files(app, [ExportFile(file_name, FIGURE_DESCRIPTION, svg)], title="Figure")
+
+        def handed_over(done: Future[str]) -> None:  # on the drawing's thread
+            with contextlib.suppress(RuntimeError):  # the dashboard has quit meanwhile
+                app.call_from_thread(deliver, done)
+
+        self._drawing(drawn).add_done_callback(handed_over)
+
+    def _drawing(self, drawn: _FigureSource) -> Future[str]:
+        """Start drawing the run's figure on a thread; its SVG text, when done (or the error
+        that stopped it: the future is always settled)."""
+        from tui.lab.figures.run_figure import run_figure_svg
+
+        drawing: Future[str] = Future()
+
         def draw() -> None:
             try:
-                svg = run_figure_svg(drawn.columns, drawn.title)
-            except (OSError, ValueError) as error:
-                app.call_from_thread(
-                    app.notify, f"The figure could not be drawn: {error}", severity="error"
-                )
-                return
-            figure = ExportFile(file_name, "the run's convergence as a figure, SVG", svg)
-            app.call_from_thread(deliver_files, app, [figure], title="Figure")
+                drawing.set_result(run_figure_svg(drawn.columns, drawn.title))
+            except Exception as error:  # handed on to whoever waits
+                drawing.set_exception(error)
 
-        app.run_worker(draw, thread=True, group="figure", exit_on_error=False)
+        self.screen.app.run_worker(draw, thread=True, group="figure", exit_on_error=False)
+        return drawing
 
 
 @dataclass(frozen=True)

@@ -1,5 +1,5 @@
-"""Files the dashboard exports (the run's history, a picture of the screen), and how they are
-written to a folder the user chose.
+"""Files the dashboard exports (the run's history, a picture of the screen, a figure), and how
+they are written to a folder the user chose.
 
 The folder is untrusted input typed into the export screen: :func:`check_folder` says, naming
 the field and the value, why it cannot be used (missing, not a folder, not writable). Writing
@@ -14,6 +14,7 @@ import contextlib
 import os
 import tempfile
 from collections.abc import Sequence
+from concurrent.futures import Future
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Final
@@ -41,6 +42,19 @@ class ExportFile:
         return {".csv": "text/csv", ".svg": "image/svg+xml"}.get(
             Path(self.name).suffix.lower(), "text/plain"
         )
+
+
+@dataclass(frozen=True)
+class LateFile:
+    """A file still being made when the export screen opens (a figure takes matplotlib a second
+    or two): written to the folder chosen, or downloaded, once its text is ready."""
+
+    name: str
+    """The file name, without a folder."""
+    description: str
+    """What it holds, in a few words."""
+    text: Future[str]
+    """The content, when done (an exception: it could not be made)."""
 
 
 class ExportError(ValueError):

@@ -24,6 +24,7 @@ from tui.dashboard.files.export_files import (
     FOLDER_FIELD,
     ExportError,
     ExportFile,
+    LateFile,
     check_folder,
     write_files,
 )
@@ -57,16 +58,29 @@ class ExportScreen(ModalScreen[list[Path] | None]):
     }
     """
 
-    def __init__(self, files: Sequence[ExportFile], folder: Path, *, title: str = "Export") -> None:
+    def __init__(
+        self,
+        files: Sequence[ExportFile],
+        folder: Path,
+        *,
+        title: str = "Export",
+        late: Sequence[LateFile] = (),
+    ) -> None:
         """Offer to write ``files`` into ``folder`` (editable).
 
         Args:
             files: What will be written.
             folder: The folder the field starts with.
             title: The screen's title (what the user asked for).
+            late: Files still being made, written to the same folder once ready (listed here;
+                the caller writes them).
         """
         super().__init__()
         self.files = tuple(files)
+        self.named = [(file.name, file.description) for file in self.files] + [
+            (file.name, file.description) for file in late
+        ]
+        """Every file's name and what it holds, as listed: those written now, then the late."""
         self.start_folder = folder
         self.heading = title
 
@@ -74,7 +88,7 @@ class ExportScreen(ModalScreen[list[Path] | None]):
         """The files, the folder field, the paths it gives, an error line and the keys."""
         with Vertical() as box:
             box.border_title = self.heading
-            listing = "\n".join(f"  {file.name}  ({file.description})" for file in self.files)
+            listing = "\n".join(f"  {name}  ({what})" for name, what in self.named)
             yield Static(f"Writes:\n{listing}", id="export-files", markup=False)
             yield Static(f"{FOLDER_FIELD}:")
             yield Input(str(self.start_folder), id="export-folder")
@@ -89,8 +103,8 @@ class ExportScreen(ModalScreen[list[Path] | None]):
         except ExportError:
             return ""
         lines = []
-        for file in self.files:
-            target = folder / file.name
+        for name, _what in self.named:
+            target = folder / name
             replaces = "  (replaces the file there)" if target.exists() else ""
             lines.append(f"→ {target}{replaces}")
         return "\n".join(lines)
