@@ -37,6 +37,7 @@ from tui.dashboard.ascii_filter import AsciiFilter
 from tui.dashboard.files.settings import load_settings, save_setting
 from tui.dashboard.main_screen import MainScreen
 from tui.dashboard.palette import DashboardCommands, DashboardPalette
+from tui.dashboard.pictures.contrast import FRAME
 from tui.dashboard.repeated_notices import RepeatedNotices
 from tui.dashboard.runs.showcase import SHOWCASE, SHOWCASE_SPEED
 from tui.dashboard.runs.stop_rule import with_stop_rule
@@ -45,7 +46,7 @@ from tui.dashboard.screens.lessons import LessonsScreen
 from tui.dashboard.screens.race_choice import RaceChoice
 from tui.dashboard.screens.too_small import TooSmallScreen
 from tui.dashboard.terminal import ASCII_CLASS, SIXTEEN_COLOURS_CLASS
-from tui.dashboard.theme_legibility import FRAME, frame_colour, offered_themes
+from tui.dashboard.theme_legibility import frame_colour, offered_themes
 from tui.lab.lessons.landscape import LARGEST_N as LANDSCAPE_LARGEST_N
 
 PRESET_SPEED: Final = "preset"

@@ -198,11 +198,10 @@ class MainScreen(PastAndFamilyKeys, Screen[None]):
         self.form.border_title = "Parameters"
         # The form opens where it leaves the board room; a run closes it (f opens it again).
         width, height = self.app.size
-        self.body.set_class(
+        self.form.display = (
             width >= WIDE_WIDTH
             and self.replay is None
-            and form_leaves_board_room(self.initial_config.n, width, height, ascii=self.ascii),
-            "-form-open",
+            and form_leaves_board_room(self.initial_config.n, width, height, ascii=self.ascii)
         )
         self.fit_layout(width, height)
         config = self.form.config()
@@ -222,7 +221,7 @@ class MainScreen(PastAndFamilyKeys, Screen[None]):
             return
         latest = self.run.latest
         n = latest.n if latest is not None else self.initial_config.n
-        form_open = self.body.has_class("-form-open")
+        form_open = self.form.display
         population = self.painter.view != "board"
         plan = plan_screen(n, width, height, form_open, ascii=self.ascii, population=population)
         views = self.views
@@ -248,10 +247,12 @@ class MainScreen(PastAndFamilyKeys, Screen[None]):
 
     def open_form(self, open: bool) -> None:
         """Open or close the form's drawer, and give the board what the form leaves."""
-        if self.body.has_class("-form-open") != open:
+        if self.form.display != open:
             if not open and self.in_form():
                 self.table.focus()  # not left in a hidden field
-            self.body.set_class(open, "-form-open")
+            # Shown or hidden by its own style: a class on the body would restyle every widget
+            # on the screen (about 250) to move one.
+            self.form.display = open
             self.fit_layout(self.app.size.width, self.app.size.height)
 
     def on_unmount(self) -> None:

@@ -23,11 +23,9 @@ from typing import Final
 from textual.color import Color, ColorParseError
 from textual.theme import Theme
 
-from tui.dashboard.pictures.contrast import LEGIBLE, contrast_ratio
+from tui.dashboard.pictures.contrast import FRAME, LEGIBLE, contrast_ratio
 from tui.dashboard.widgets.fitness_plot import STYLES
 
-FRAME: Final = "frame"
-"""The app's CSS variable for the panels' borders (and so their titles)."""
 FRAME_BASE: Final = "panel-lighten-2"
 """Textual's variable the borders took, kept where it is legible."""
 FRAME_TARGET: Final = LEGIBLE + 0.1

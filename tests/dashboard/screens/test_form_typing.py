@@ -105,7 +105,7 @@ async def test_keys_typed_as_soon_as_the_form_opens_land_in_it(
         screen.open_form(False)  # closed, as while a run goes (it may open at the start)
         await pilot.pause()
         post_keys(app, ["f"])
-        while not screen.body.has_class("-form-open"):
+        while not screen.form.display:
             await asyncio.sleep(0)  # one turn of the event loop: no refresh in between
         post_keys(app, ["end", "backspace", "backspace", "1", "5", "0"])
         await wait_for(pilot, lambda: screen.form.values()["n"] == "150", "150 in the field")

@@ -16,6 +16,8 @@ RGB = tuple[int, int, int]
 LEGIBLE: Final = 3.0
 """The contrast the dashboard asks of labels, borders and the chart's lines against their
 background."""
+FRAME: Final = "frame"
+"""The app's CSS variable for the panels' borders (and so their titles)."""
 
 
 def _linear(channel: int) -> float:

@@ -61,9 +61,6 @@ class FinderForm(Protocol):
     def put_cursor_in(self, field: Widget) -> None:
         """Put the cursor in a field, and bring it into view."""
 
-    def set_class(self, add: bool, *class_names: str) -> object:
-        """Add or remove CSS classes (``-finding`` shows the finder)."""
-
 
 class FieldFinder(Input):
     """A line to type a field's name in, at the foot of the form (shown by :meth:`open`)."""
@@ -85,7 +82,7 @@ class FieldFinder(Input):
         self.names = list(names)
         self.value = ""
         help_line.update(matches_text("", self.names))
-        form.set_class(True, "-finding")
+        self.display = True  # its own style: a class on the form would restyle every field
         form.put_cursor_in(self)
 
     @on(Input.Changed)
@@ -114,6 +111,5 @@ class FieldFinder(Input):
         self._put_away()
 
     def _put_away(self) -> None:
-        if self._form is not None:
-            self._form.set_class(False, "-finding")
+        self.display = False
         self._before = None

@@ -64,9 +64,6 @@ ParamForm .field-error.-shown {
 ParamForm #form-find {
     display: none;
 }
-ParamForm.-finding #form-find {
-    display: block;
-}
 ParamForm #form-help {
     height: 3;
     color: $text-muted;

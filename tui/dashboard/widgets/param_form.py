@@ -20,6 +20,7 @@ from typing import Any, ClassVar, Final
 from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import BindingType
+from textual.color import Color
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.message import Message
 from textual.widget import Widget
@@ -27,6 +28,7 @@ from textual.widgets import Input, Label, Select, Static
 
 from engine import FIELDS, Config, ConfigError, PluginError, pinned_name
 from engine.config.config import parse_field
+from tui.dashboard.pictures.contrast import FRAME
 from tui.dashboard.pictures.form_guide import (
     APPLIES_WHEN,
     OPERATOR_FIELDS,
@@ -176,6 +178,25 @@ class ParamForm(Vertical):
     def on_mount(self) -> None:
         """Show whether the initial values are valid, and which preset they are."""
         self.revalidate()
+        self.app.theme_changed_signal.subscribe(self, lambda _theme: self._later_frame())
+
+    def _later_frame(self) -> None:
+        """Colour the frame once the app's variables are those of the new theme."""
+        self.call_after_refresh(self._colour_frame)
+
+    def _colour_frame(self) -> None:
+        """The frame: red while a field is invalid, the accent while the cursor is in the form,
+        else the panels' frame colour. Set in the form's own style: a class (or
+        ``:focus-within``) would restyle each of its 230-odd widgets, tens of milliseconds on
+        every move of the cursor."""
+        key = "error" if self.errors else "accent" if self.has_focus_within else FRAME
+        colour = self.app.theme_variables.get(key)
+        if colour is not None:
+            self.styles.border = ("round", Color.parse(colour))
+
+    def on_descendant_blur(self, _event: events.DescendantBlur) -> None:
+        """The cursor may have left the form: its frame says so once the focus has moved."""
+        self.call_after_refresh(self._colour_frame)
 
     @property
     def record(self) -> bool:
@@ -359,7 +380,7 @@ class ParamForm(Vertical):
         )
 
     def _show_errors(self) -> None:
-        self.set_class(bool(self.errors), "-invalid")
+        self._colour_frame()
         messages: dict[str, list[str]] = {}
         for error in self.errors:
             messages.setdefault(error.field, []).append(f"✗ {error}")
@@ -431,6 +452,7 @@ class ParamForm(Vertical):
 
     def on_descendant_focus(self, event: events.DescendantFocus) -> None:
         """Show the help of the focused field (and keep it in view)."""
+        self._colour_frame()
         widget_id = event.widget.id or ""
         name = widget_id.removeprefix("field-")
         help_line = self.query_one("#form-help", Static)
