@@ -18,11 +18,12 @@ from engine import (
     ConfigError,
     GeneticAlgorithm,
     PluginError,
+    file_changes,
     is_plugin_name,
     remember_recorded,
     source_of,
 )
-from tui.lab.store import OperatorSwap, StoreError
+from tui.lab.store import OperatorSwap, RunInfo, StoreError
 
 PLUGINS_KEY = "plugins"
 """Where a config's mapping carries its plug-ins' sources (:meth:`engine.Config.to_dict`)."""
@@ -108,3 +109,19 @@ def recorded_swap(algorithm: GeneticAlgorithm, field: str) -> OperatorSwap:
             "source": source.source,
         }
     return OperatorSwap(algorithm.snapshot.generation + 1, field, value, plugins)
+
+
+def recorded_plugin_notes(info: RunInfo) -> list[str]:
+    """For each plug-in a record names (its starting config's and its swaps'), a note when its
+    file has changed or gone since: the recorded source is what runs. The words are
+    :func:`engine.file_changes`'s, which the command line's replay and resume print too.
+
+    A record whose sources cannot be used here gets no note: replaying it says why.
+    """
+    named = [value for value in info.config.values() if is_plugin_name(value)]
+    named += [swap.value for swap in info.swaps if is_plugin_name(swap.value)]
+    try:
+        remember_recorded(_sources(info.config, info.swaps))
+        return file_changes({str(place): value for place, value in enumerate(dict.fromkeys(named))})
+    except PluginError:
+        return []
