@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 import engine.operators.plugins as plugins
-from engine import Config, ConfigError, GeneticAlgorithm
+from engine import Config, ConfigError, GeneticAlgorithm, restrict_plugins
 from engine.config import plugin_checks
 from tests.plugin_versions import BROKEN, FIRST, SECOND, write_version
 
@@ -112,3 +112,19 @@ def test_what_a_swap_refuses(tmp_path: Path, field: str, value: str, why: str) -
     with pytest.raises(ConfigError, match=why):
         run.swap_operator(field, value)
     assert run.config == config
+
+
+def test_a_swap_reads_its_file_only_where_plug_ins_are_allowed(tmp_path: Path) -> None:
+    allowed, elsewhere = tmp_path / "allowed", tmp_path / "elsewhere"
+    allowed.mkdir()
+    elsewhere.mkdir()
+    run = GeneticAlgorithm(first_config(allowed / "ops.py"))
+    run.step()
+    before = run.config
+    restrict_plugins(str(allowed))  # as `queens serve --allow-plugins allowed`
+    outside = write_version(elsewhere / "ops.py", SECOND)
+    with pytest.raises(ConfigError, match=r"check 'allowed' failed: only files inside"):
+        run.swap_operator("mutation", outside)
+    assert run.config == before
+    run.swap_operator("mutation", write_version(allowed / "ops.py", SECOND))
+    assert run.config.mutation != before.mutation

@@ -104,8 +104,15 @@ async def test_reload_plug_ins_swaps_the_changed_file_into_the_paused_run(
         await step_to(pilot, app, LAST, wait_for)
         shown = app.main_screen.run.latest
         assert shown is not None
+        # The dashboard's own time travel, before the swap and after (as the travel keys do:
+        # what is buffered committed, the record's end read again).
+        app.main_screen.recording.flush()
+        assert app.main_screen.travel.last_generation() == LAST
+        travelled = {at: app.main_screen.travel.snapshot_at(at) for at in (SWAP_AT + 2, 2, LAST)}
     expected = engine_run(config, ops, SECOND)
     assert shown.population.tobytes() == expected[LAST]
+    for at, snapshot in travelled.items():
+        assert snapshot.population.tobytes() == expected[at], at
     assert expected[LAST] != engine_run(config, ops, None)[LAST]
     ops.unlink()
     with RunStore.open(store) as opened:

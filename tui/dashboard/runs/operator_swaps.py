@@ -110,6 +110,8 @@ class OperatorSwaps:
             except ConfigError as error:
                 return SwapResult(str(error), refused=True)
             run_id = self.recording.note_swap(algorithm, field)
+            if run_id is not None and self.travel.timeline is not None:
+                self.travel.timeline.refresh()  # time travel re-steps across the swap
             seconds = time.perf_counter() - started
             coming = algorithm.snapshot.generation + 1
             now = getattr(algorithm.config, field)
