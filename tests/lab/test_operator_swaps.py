@@ -23,6 +23,7 @@ import engine.operators.plugins as plugins
 from engine import Config, GeneticAlgorithm, Snapshot
 from engine.config import plugin_checks
 from tests.plugin_versions import FIRST, SECOND, write_version
+from tui.cli.command_line import main
 from tui.lab.engine_state import new_algorithm
 from tui.lab.lineage import SnapshotSource, ancestry
 from tui.lab.recorded_lineage import RecordedSource
@@ -244,3 +245,19 @@ def test_a_swap_from_before_the_last_one_is_refused(store: RunStore) -> None:
     with pytest.raises(StoreError, match="a swap from generation 2 after one from 4"):
         store.record_swap(recorder.run_id, OperatorSwap(2, "mutation", "swap"))
     assert [swap.generation for swap in store.run(recorder.run_id).swaps] == [4]
+
+
+def test_show_names_each_swap_and_its_generation(
+    store: RunStore, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    ops = tmp_path / "ops.py"
+    run_id, _, algorithm = swapped_run(store, ops)
+    capsys.readouterr()
+    assert main(["show", str(run_id), "--store", str(store.path)]) == 0
+    out = capsys.readouterr().out
+    digest = algorithm.config.mutation.rpartition("@")[2][:8]
+    assert f"swapped      mutation ops.py:mutate@{digest} from generation {SWAP_AT + 1} on" in out
+    assert main(["show", str(run_id), "--json", "--store", str(store.path)]) == 0
+    (swap,) = json.loads(capsys.readouterr().out)["swaps"]
+    assert swap["generation"] == SWAP_AT + 1 and swap["value"] == algorithm.config.mutation
+    assert SECOND in [entry["source"] for entry in swap["plugins"].values()]
