@@ -23,10 +23,8 @@ from engine import (
     remember_recorded,
     source_of,
 )
+from engine.config.config import PLUGINS_KEY
 from tui.lab.store import OperatorSwap, RunInfo, StoreError
-
-PLUGINS_KEY = "plugins"
-"""Where a config's mapping carries its plug-ins' sources (:meth:`engine.Config.to_dict`)."""
 
 
 def operators_making(

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import io
 from collections.abc import Mapping
-from contextlib import suppress
 from dataclasses import dataclass
 from typing import Any
 
@@ -25,7 +24,7 @@ from tui.dashboard.runs.history_series import HistorySeries
 from tui.dashboard.runs.speed import REPLAY_SPEED
 from tui.dashboard.widgets import ParamForm, StatusLine
 from tui.lab.figures.plot_target import INSTALL_HINT
-from tui.lab.store import RunInfo, RunStore, StoreError
+from tui.lab.store import RunStore
 
 
 class RecordKeys:
@@ -72,6 +71,7 @@ class RecordKeys:
     def list_runs(self) -> None:
         """List the recorded runs: enter replays one, c continues (resumes) it."""
         from tui.dashboard.screens.runs import RunsScreen
+        from tui.lab.store import StoreError
 
         try:
             infos = self.recording.store().runs()
@@ -96,7 +96,7 @@ class RecordKeys:
 
     def open_replay(self, run: int | str) -> None:
         """Open on a recorded run: an id in the store, or a run file's path."""
-        from tui.lab.store import RunStore
+        from tui.lab.store import RunStore, StoreError
 
         if isinstance(run, int) or str(run).isdigit():
             self.replay(int(run))
@@ -113,6 +113,7 @@ class RecordKeys:
         """Show a recorded run in time-travel mode, at its last generation; the form shows
         its config (``r`` reruns it, as the help's line does)."""
         from tui.lab.record_version import refuse_newer
+        from tui.lab.store import StoreError
 
         parked = None
         try:
@@ -151,19 +152,23 @@ class RecordKeys:
         self.status.stop_reason = "replay"
         self.status.run_label = f"run {run_id}"
         self._show_config(info.config)
-        self._note_changed_plugins(info)
+        self._note_changed_plugins(store, run_id)
         self.painter.reset()
         self.travel_keys.show_generation(last)
         return True
 
-    def _note_changed_plugins(self, info: RunInfo) -> None:
+    def _note_changed_plugins(self, store: RunStore, run_id: int) -> None:
         """Say which of the record's plug-in files changed or went since: its recorded source
         is what runs (the command line's words: :func:`engine.file_changes`)."""
+        from tui.lab.store import StoreError
         from tui.lab.swapped_operators import recorded_plugin_notes
 
-        notes = recorded_plugin_notes(info)
+        try:
+            notes = recorded_plugin_notes(store.run(run_id))
+        except StoreError:
+            return  # replaying or resuming it says what is wrong
         if notes:
-            title = f"Run {info.id}: recorded source used"
+            title = f"Run {run_id}: recorded source used"
             self.screen.notify("\n".join(notes), title=title, severity="warning", timeout=10)
 
     def back_to_parked(self) -> bool:
@@ -212,6 +217,7 @@ class RecordKeys:
     def resume(self, run_id: int) -> None:
         """Continue a recorded run here, recorded in the same run."""
         from tui.lab.resume import RunSolved, resume
+        from tui.lab.store import StoreError
 
         try:
             resumed = resume(
@@ -253,14 +259,14 @@ class RecordKeys:
         if left_behind:
             note += f" {left_behind}"
         self.screen.notify(note, title="Resume", timeout=6)
-        with suppress(StoreError):  # the run resumed: its record is there
-            self._note_changed_plugins(self.recording.store().run(run_id))
+        self._note_changed_plugins(self.recording.store(), run_id)
 
     def ask_label(self) -> None:
         """Ask for a label for the run shown and keep it in its record (the palette's
         ``Label this run``): a replayed record, the live run's record, or the live run not
         recorded yet (its record gets the label at its first step)."""
         from tui.dashboard.screens.label_prompt import LabelPrompt
+        from tui.lab.store import StoreError
 
         timeline = self.travel.timeline
         replayed = timeline if self.travel.replay_only else None
@@ -310,7 +316,7 @@ class RecordKeys:
         from tui.dashboard.files.export_files import ExportFile
         from tui.dashboard.screen_picture import take_screen_picture
         from tui.lab.export import write_csv
-        from tui.lab.store import STAT_FIELDS
+        from tui.lab.store import STAT_FIELDS, StoreError
 
         latest = self.run_control.run.latest
         if latest is None:
@@ -366,6 +372,7 @@ class RecordKeys:
         """What the run's figure is drawn from: a recorded run's store, else the live history
         (``None``: no run yet, or a store that cannot be read)."""
         from tui.lab.figures.run_series import thinned_history, thinned_stats
+        from tui.lab.store import StoreError
 
         latest = self.run_control.run.latest
         if latest is None:
