@@ -261,3 +261,15 @@ def test_show_names_each_swap_and_its_generation(
     (swap,) = json.loads(capsys.readouterr().out)["swaps"]
     assert swap["generation"] == SWAP_AT + 1 and swap["value"] == algorithm.config.mutation
     assert SECOND in [entry["source"] for entry in swap["plugins"].values()]
+
+
+def test_truncating_a_record_forgets_the_swaps_after_it(store: RunStore) -> None:
+    algorithm = new_algorithm(Config(n=8, seed=3, generations=9, stop_when_solved=False))
+    recorder = Recorder(store, algorithm)
+    while algorithm.has_next():
+        recorder.record(algorithm.step())
+    recorder.close()
+    for generation, mutation in ((4, "inversion"), (6, "swap"), (8, "scramble")):
+        store.record_swap(recorder.run_id, OperatorSwap(generation, "mutation", mutation))
+    store.truncate_run(recorder.run_id, 5)  # generation 6 is the next one made: its swap stays
+    assert [swap.value for swap in store.run(recorder.run_id).swaps] == ["inversion", "swap"]
