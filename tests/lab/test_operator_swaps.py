@@ -273,3 +273,18 @@ def test_truncating_a_record_forgets_the_swaps_after_it(store: RunStore) -> None
         store.record_swap(recorder.run_id, OperatorSwap(generation, "mutation", mutation))
     store.truncate_run(recorder.run_id, 5)  # generation 6 is the next one made: its swap stays
     assert [swap.value for swap in store.run(recorder.run_id).swaps] == ["inversion", "swap"]
+
+
+def test_the_command_line_s_resume_notes_a_swapped_plug_in_s_file_changed_once(
+    store: RunStore, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    ops = tmp_path / "ops.py"
+    run_id, _, original = swapped_run(store, ops)
+    expected = [genes(original.step()) for _ in range(MORE)][-1]
+    ops.write_text("# neither version\n")
+    forget_plugins()
+    capsys.readouterr()
+    assert main(["resume", str(run_id), "--store", str(store.path)]) in (0, 1)
+    note = f"queens: note: {ops}:mutate: {ops} has changed; the recorded source is used"
+    assert capsys.readouterr().err.count(note) == 1
+    assert genes(Timeline(store, run_id).snapshot_at(LAST + MORE)) == expected

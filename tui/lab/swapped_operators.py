@@ -120,6 +120,9 @@ def recorded_plugin_notes(info: RunInfo) -> list[str]:
     named += [swap.value for swap in info.swaps if is_plugin_name(swap.value)]
     try:
         remember_recorded(_sources(info.config, info.swaps))
-        return file_changes({str(place): value for place, value in enumerate(dict.fromkeys(named))})
+        notes = file_changes(
+            {str(place): value for place, value in enumerate(dict.fromkeys(named))}
+        )
     except PluginError:
         return []
+    return list(dict.fromkeys(notes))  # two versions of one file: said once
