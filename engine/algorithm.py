@@ -18,14 +18,10 @@ import numpy as np
 
 from engine.arrays import BoolArray, FloatArray, Genomes, IntArray
 from engine.config.config import Config
+from engine.config.operator_swap import swapped_config
 from engine.genomes.conflicts import BoardLines
 from engine.genomes.encodings import ENCODINGS
-from engine.genomes.fitness import (
-    SHAPES_READING_COUNTS,
-    Scored,
-    evaluate,
-    score_lines,
-)
+from engine.genomes.fitness import SHAPES_READING_COUNTS, Scored, evaluate, score_lines
 from engine.genomes.uniqueness import HashSet, row_hashes
 from engine.harvest import harvest
 from engine.large_n.generation_rows import rows_for, small_enough_to_keep
@@ -238,6 +234,12 @@ class GeneticAlgorithm:
             entropy = self._column_entropy(population, config.n, self.encoding)
         statistics = (self._tracked.unique_fraction(), entropy)
         return self._close_generation(population, scored, started, statistics)
+
+    def swap_operator(self, field: str, value: str) -> None:
+        """Make the next generations with another operator, checked as at a run's start
+        (:func:`~engine.config.operator_swap.swapped_config`, which raises ConfigError, the run
+        unchanged, when refused); the population, the generator and the history stay."""
+        self._bind(swapped_config(self.config, field, value), self._lineage)
 
     def step_many(self, limit: int) -> list[Snapshot]:
         """Step up to ``limit`` generations, stopping early when the run stops."""

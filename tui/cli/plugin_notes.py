@@ -7,13 +7,13 @@ says so, on stderr, so that no one believes the file as it is now made the run.
 from __future__ import annotations
 
 import sys
-from collections.abc import Mapping
-from typing import Any
 
-from engine import file_changes
+from tui.lab.store import RunInfo
+from tui.lab.swapped_operators import recorded_plugin_notes
 
 
-def note_changed_plugins(config: Mapping[str, Any]) -> None:
-    """Print one ``queens: note:`` line per plug-in whose file differs from its record."""
-    for note in file_changes(config):
+def note_changed_plugins(info: RunInfo) -> None:
+    """Print one ``queens: note:`` line per plug-in of the record (its starting config's and
+    the ones swapped in since) whose file differs from its recorded source."""
+    for note in recorded_plugin_notes(info):
         print(f"queens: note: {note}", file=sys.stderr)

@@ -28,6 +28,7 @@ from engine import Config, GeneticAlgorithm, Snapshot
 from tui.dashboard.actions import bindings
 from tui.dashboard.actions.origin_keys import OriginKeys
 from tui.dashboard.actions.past_and_family import PastAndFamilyKeys
+from tui.dashboard.actions.plugin_keys import PluginKeys
 from tui.dashboard.actions.record_keys import RecordKeys
 from tui.dashboard.actions.travel_keys import TravelKeys
 from tui.dashboard.painter import FRAME_RATE, Painter
@@ -35,6 +36,7 @@ from tui.dashboard.pictures.board_layout import FORM_WIDTH, form_leaves_board_ro
 from tui.dashboard.run_control import RunControl
 from tui.dashboard.runs.current_run import CurrentRun
 from tui.dashboard.runs.lineage_ring import LineageRing
+from tui.dashboard.runs.operator_swaps import OperatorSwaps
 from tui.dashboard.runs.recording import DashboardRecording
 from tui.dashboard.runs.time_travel import TimeTravel
 from tui.dashboard.screens import HelpScreen, RaceScreen, SolutionsScreen
@@ -181,6 +183,8 @@ class MainScreen(PastAndFamilyKeys, Screen[None]):
         self.record_keys = RecordKeys(
             self, self.run_control, self.travel_keys, self.painter, self.status
         )
+        swaps = OperatorSwaps(self.run, self.runner, self.recording, self.travel)
+        self.plugin_keys = PluginKeys(self, self.form, swaps)
         self.origin_keys = OriginKeys(
             self,
             self.run,
@@ -288,10 +292,8 @@ class MainScreen(PastAndFamilyKeys, Screen[None]):
         return self.run_control.run_command()
 
     def ask_plugin(self, field: str) -> None:
-        """Ask for a plug-in operator of ``field`` and choose it in the form (the palette)."""
-        from tui.dashboard.screens.plugin_prompt import PluginPrompt
-
-        self.app.push_screen(PluginPrompt(field, self.form.load_plugin))
+        """Ask for a plug-in operator of ``field`` for the form, and the run if paused."""
+        self.plugin_keys.ask(field)
 
     def choose_preset(self, name: str, *, run: bool) -> None:
         """Fill the form from a preset (as its select does) and, if asked, start a run."""

@@ -52,12 +52,22 @@ class RunLabelling(Protocol):
         """Save the run's convergence as a figure (asks where)."""
 
 
+class PluginReloading(Protocol):
+    """What reloads the paused run's plug-ins (the main screen's plug-in keys)."""
+
+    def reload(self) -> None:
+        """Swap into the paused run each plug-in whose file changed since it was loaded."""
+
+
 @runtime_checkable
 class CommandTarget(Protocol):
     """What the palette's commands act on: the main screen."""
 
     record_keys: RunLabelling
     """Labels the run shown."""
+
+    plugin_keys: PluginReloading
+    """Reloads the paused run's plug-ins."""
 
     async def run_action(
         self, action: str, namespaces: Mapping[str, DOMNode] | None = None
@@ -152,6 +162,14 @@ def palette_commands(target: CommandTarget, app: App[Any]) -> list[PaletteComman
                 partial(target.ask_plugin, field),
             )
         )
+    commands.append(
+        PaletteCommand(
+            "Reload plug-ins",
+            "the paused run takes each plug-in file changed since, checked, from its next "
+            "generation on (kept in its record)",
+            target.plugin_keys.reload,
+        )
+    )
     for theme in offered_themes(app.available_themes):
         commands.append(
             PaletteCommand(

@@ -24,8 +24,9 @@ FORMATS: Final = ("csv", "jsonl", "json", "run")
 
 
 def run_document(info: RunInfo) -> dict[str, Any]:
-    """A run's record as plain JSON values."""
-    return {
+    """A run's record as plain JSON values (with ``swaps``, the operators it was given while
+    paused, when it has any: :mod:`tui.lab.store.operator_swaps`)."""
+    document: dict[str, Any] = {
         "run_id": info.id,
         "label": info.label,
         "status": info.status,
@@ -43,6 +44,9 @@ def run_document(info: RunInfo) -> dict[str, Any]:
         "keyframe_spacing": info.keyframe_spacing,
         "config": info.config,
     }
+    if info.swaps:
+        document["swaps"] = [swap.document() for swap in info.swaps]
+    return document
 
 
 def write_csv(store: RunStore, run_id: int, stream: TextIO) -> None:

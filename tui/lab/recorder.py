@@ -10,7 +10,8 @@ Keyframes (full engine states) are taken every ``spacing`` generations. When a r
 would pass the byte budget, the spacing doubles and the keyframes off the new grid are deleted,
 so a run of any length stays within the budget while every generation stays within ``spacing``
 steps of a keyframe. The latest pause or stop also gets a keyframe (off the grid if need be),
-so a stopped run resumes without re-stepping.
+so a stopped run resumes without re-stepping. A paused run given another operator keeps the
+swap in its record (:meth:`Recorder.note_swap`), from its next generation on.
 
 The whole record has a budget too (:data:`~tui.lab.record_budget.RECORD_BUDGET`, counted as
 :mod:`tui.lab.store.run_size` counts it). Past it, older detail is thinned: every generation's
@@ -47,6 +48,7 @@ from tui.lab.store.run_size import (
     STATS_ROW,
     lineage_row_bytes,
 )
+from tui.lab.swapped_operators import recorded_swap
 from tui.lab.writer_process import Writer
 
 COMMIT_INTERVAL: Final = 1.0
@@ -270,6 +272,17 @@ class Recorder:
             if keyframe and self._algorithm.snapshot.generation == self._last_generation:
                 self._take_keyframe(self._algorithm.snapshot)
             self._commit()
+
+    def note_swap(self, field: str) -> None:
+        """The paused run was given another ``field`` operator
+        (:meth:`engine.GeneticAlgorithm.swap_operator`): commit what is buffered, and keep the
+        swap in the record from the run's next generation on (only from the thread that steps
+        the run, or while it is not stepping)."""
+        with self._lock:
+            if self._closed:
+                return
+            self._commit()
+            self._store.record_swap(self.run_id, recorded_swap(self._algorithm, field))
 
     def close(
         self,

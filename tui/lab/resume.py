@@ -15,6 +15,7 @@ from tui.lab.engine_state import HISTORY_LIMIT, StateError, capture, restore
 from tui.lab.record_budget import RECORD_BUDGET
 from tui.lab.recorder import Recorder
 from tui.lab.store import RunStore, StoreError
+from tui.lab.swapped_operators import config_making
 from tui.lab.timeline import BUDGET_FIELDS, RecordMismatch, Timeline
 from tui.lab.writer_process import Writer
 
@@ -94,7 +95,7 @@ def resume(
     info = timeline.info
     if info.writer_alive:
         raise StoreError(f"run {run_id} is being recorded by another process right now")
-    config = Config.from_mapping({**info.config, **budget})
+    started = Config.from_mapping({**info.config, **budget})  # the budget checked
     last = info.generations
     mismatch: RecordMismatch | None = None
     try:
@@ -107,6 +108,8 @@ def resume(
     used = (g for g in keyframes if g <= at and g not in timeline.damaged)
     restepped = at - max(used, default=at)
     state = capture(algorithm)
+    # The operators that make the next generation: the starting ones, or those swapped in.
+    config = Config.from_mapping({**config_making(info.config, info.swaps, at + 1), **budget})
     state["config"] = config.to_dict()
     # Just captured from a checked run, so its digest may go: the computing time goes on from
     # the record's (re-stepping took its own), and the dashboard gets the recorded history.
@@ -128,7 +131,7 @@ def resume(
             "would stop again at once: give it a larger budget (--generations, --max-evals, "
             "--stagnation, --time-limit)"
         )
-    store.claim_run(run_id, Writer.this_process(), config=config.to_dict())
+    store.claim_run(run_id, Writer.this_process(), config=started.to_dict())
     if mismatch is not None:
         store.truncate_run(run_id, at)
     recorder = Recorder(store, algorithm, run_id=run_id, record_budget=record_budget)

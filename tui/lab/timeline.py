@@ -1,7 +1,9 @@
 """Any generation of a recorded run, exactly: the nearest keyframe, re-stepped.
 
 The engine is deterministic, so generation G is the latest keyframe at or before G, restored
-and stepped ``G - k`` times; a damaged keyframe is set aside for the one before it. Every
+and stepped ``G - k`` times, each step made by the operators the record says make it (a run
+may have swapped some while paused: :mod:`tui.lab.swapped_operators`); a damaged keyframe is
+set aside for the one before it. Every
 re-stepped generation's statistics are compared with the recorded ones (all but the computing
 time): a difference means the record or the engine changed, and is reported, never papered
 over.
@@ -19,6 +21,7 @@ from tui.lab.engine_state import StateError, restore
 from tui.lab.record_version import refuse_newer
 from tui.lab.recorder import stats_row
 from tui.lab.store import STAT_FIELDS, RunInfo, RunStore, StoreError
+from tui.lab.swapped_operators import follow_swaps
 
 COMPARED: Final = tuple(index for index, name in enumerate(STAT_FIELDS) if name != "elapsed")
 """What must match between a re-stepped generation and its record: all but the time."""
@@ -154,6 +157,7 @@ class Timeline:
             if len(rows) != generation - at:
                 raise StoreError(f"run {self.run_id}: stats missing between {at} and {generation}")
             for row in rows:
+                self._follow_swaps(algorithm)
                 snapshot = algorithm.step()
                 try:
                     self._check(row, snapshot)
@@ -258,6 +262,12 @@ class Timeline:
             row = tuple(recorded[name][0].item() for name in STAT_FIELDS)
             self._check(row, algorithm.snapshot)
         return algorithm
+
+    def _follow_swaps(self, algorithm: GeneticAlgorithm) -> None:
+        """Give the run the operators that make its next generation, as the record's swaps
+        say (:mod:`tui.lab.swapped_operators`)."""
+        where = f"{self._store.path}: run {self.run_id}"
+        follow_swaps(algorithm, self.info.config, self.info.swaps, where)
 
     def _check(self, recorded: tuple[Any, ...], snapshot: Snapshot) -> None:
         now = stats_row(snapshot)

@@ -51,7 +51,7 @@ def run(args: argparse.Namespace) -> int:
     from tui.cli.plugin_notes import note_changed_plugins
 
     config = Config.from_mapping(info.config)
-    note_changed_plugins(config.to_dict())
+    note_changed_plugins(info)
     replay: int | str = run_id if run_id_of(args.run) is not None else args.run
     ascii = dashboard_draws_ascii(glyphs_asked(args))
     if ascii is None:

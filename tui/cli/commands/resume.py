@@ -73,7 +73,7 @@ def run(args: argparse.Namespace) -> int:
         except RunSolved as solved:
             return _say_solved(solved, args.json)
         warn_of_damaged_keyframes(resumed.damaged_keyframes)
-        note_changed_plugins(resumed.algorithm.config.to_dict())
+        note_changed_plugins(store.run(run_id))
         if resumed.mismatch is not None:
             print(
                 f"queens: warning: {resumed.mismatch}; the record from generation "

@@ -160,7 +160,21 @@ def _print_run(document: dict[str, Any]) -> None:
     from engine import Config
     from tui.lab.rerun_line import config_flags, solve_line
 
-    print("  rerun        " + solve_line(config_flags(Config.from_mapping(document["config"]))))
+    rerun = solve_line(config_flags(Config.from_mapping(document["config"])))
+    for swap in document.get("swaps", ()):
+        print(f"  swapped      {_swapped_words(swap)}")
+    if "swaps" in document:
+        rerun += "  (its starting config: the swaps are the record's)"
+    print("  rerun        " + rerun)
+
+
+def _swapped_words(swap: dict[str, Any]) -> str:
+    """A swap as ``show`` lists it: the field, the operator, the generation it applies from."""
+    from engine import is_plugin_name, plugin_label
+
+    value = swap["value"]
+    shown = plugin_label(value) if is_plugin_name(value) else value
+    return f"{swap['field']} {shown} from generation {swap['generation']:,} on"
 
 
 STAT_FORMATS: Final = {

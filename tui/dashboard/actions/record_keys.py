@@ -157,9 +157,24 @@ class RecordKeys:
         self.status.stop_reason = "replay"
         self.status.run_label = f"run {run_id}"
         self._show_config(info.config)
+        self._note_changed_plugins(store, run_id)
         self.painter.reset()
         self.travel_keys.show_generation(last)
         return True
+
+    def _note_changed_plugins(self, store: RunStore, run_id: int) -> None:
+        """Say which of the record's plug-in files changed or went since: its recorded source
+        is what runs (the command line's words: :func:`engine.file_changes`)."""
+        from tui.lab.store import StoreError
+        from tui.lab.swapped_operators import recorded_plugin_notes
+
+        try:
+            notes = recorded_plugin_notes(store.run(run_id))
+        except StoreError:
+            return  # replaying or resuming it says what is wrong
+        if notes:
+            title = f"Run {run_id}: recorded source used"
+            self.screen.notify("\n".join(notes), title=title, severity="warning", timeout=10)
 
     def back_to_parked(self) -> bool:
         """``end`` in a replay: back to the live run left behind (``False``: there is none)."""
@@ -249,6 +264,7 @@ class RecordKeys:
         if left_behind:
             note += f" {left_behind}"
         self.screen.notify(note, title="Resume", timeout=6)
+        self._note_changed_plugins(self.recording.store(), run_id)
 
     def ask_label(self) -> None:
         """Ask for a label for the run shown and keep it in its record (the palette's

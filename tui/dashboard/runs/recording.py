@@ -150,6 +150,24 @@ class DashboardRecording:
         except StoreError as error:
             self._fail(recorder, error)
 
+    def note_swap(self, algorithm: GeneticAlgorithm, field: str) -> int | None:
+        """The paused ``algorithm`` was given another ``field`` operator: keep the swap in its
+        record, from its next generation on (a run still waiting for its first step is recorded
+        with the operator it has then, from the start).
+
+        Returns:
+            The id of the record that keeps the swap, or ``None`` (not recorded).
+        """
+        recorder = self._recorder
+        if recorder is None or algorithm is not self._algorithm:
+            return None
+        try:
+            recorder.note_swap(field)
+        except StoreError as error:
+            self._fail(recorder, error)
+            return None
+        return int(recorder.run_id)
+
     def flush(self) -> None:
         """Commit what is buffered (a pause; a jump back in time reads the store)."""
         recorder = self._recorder

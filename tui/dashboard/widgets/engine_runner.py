@@ -11,8 +11,10 @@ seeds give the same runs.
 from __future__ import annotations
 
 import itertools
+import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Final
 
@@ -109,6 +111,8 @@ class EngineRunner(Widget):
         self._speed_limit = speed_limit
         self._gate = RunGate()
         self._worker: Worker[None] | None = None
+        self._turn = threading.Lock()
+        """Held by the worker while it steps the runs (a turn), and by :meth:`between_turns`."""
         self.after_step: Callable[[GeneticAlgorithm, Snapshot], None] | None = None
         """Called in the engine thread right after each step (the run recorder's hook)."""
 
@@ -200,6 +204,13 @@ class EngineRunner(Widget):
         """Pause, then compute exactly one more turn: a generation of each run still going."""
         self._gate.request_step()
 
+    @contextmanager
+    def between_turns(self) -> Iterator[tuple[GeneticAlgorithm, ...]]:
+        """The current runs, held between two turns: a turn being computed ends first, and no
+        other starts until the block ends (to change a paused run: another operator)."""
+        with self._turn:
+            yield self.algorithms
+
     def set_speed(self, limit: float | None) -> None:
         """Step at most ``limit`` turns per second (``None``: unlimited), from the next turn."""
         with self._gate.condition:
@@ -247,11 +258,12 @@ class EngineRunner(Widget):
                     self.post_message(self.Finished(run_id, snapshots()))
                     return
                 started = time.monotonic()
-                for algorithm in algorithms:
-                    if algorithm.has_next():
-                        snapshot = algorithm.step()
-                        if self.after_step is not None:
-                            self.after_step(algorithm, snapshot)
+                with self._turn:
+                    for algorithm in algorithms:
+                        if algorithm.has_next():
+                            snapshot = algorithm.step()
+                            if self.after_step is not None:
+                                self.after_step(algorithm, snapshot)
                 now = time.monotonic()
                 limit = self._speed_limit
                 # Steady ticks while running; after a pause the clock starts again from now.

@@ -25,6 +25,8 @@ What lives where:
   the checked conversion of rows read back.
 - :mod:`.run_writes`: begin, claim, record, end, truncate, label and delete runs;
   :mod:`.run_ids`: the highest id ever given, so a deleted run's id is never given again.
+- :mod:`.operator_swaps`: :class:`OperatorSwap`, the operators a run was given from a
+  generation on, kept in its config's JSON.
 - :mod:`.run_reads`: runs, stats, solutions, keyframes, a portable run file, the store's size.
 - :mod:`.run_size`: what a run's record takes, as its record budget counts it.
 - :mod:`.sweep_tables`: sweeps and their results.
@@ -38,6 +40,7 @@ from __future__ import annotations
 
 from tui.lab.store.errors import StoreError
 from tui.lab.store.location import default_store_path, store_path
+from tui.lab.store.operator_swaps import OperatorSwap
 from tui.lab.store.records import Batch, Keyframe, RunInfo, keyframe_size
 from tui.lab.store.run_store import RunStore
 from tui.lab.store.schema import APPLICATION, SCHEMA_VERSION, STAT_FIELDS
@@ -48,6 +51,7 @@ __all__ = [
     "STAT_FIELDS",
     "Batch",
     "Keyframe",
+    "OperatorSwap",
     "RunInfo",
     "RunStore",
     "StoreError",

@@ -18,6 +18,7 @@ import numpy as np
 import numpy.typing as npt
 
 from tui.lab.store.errors import StoreError
+from tui.lab.store.operator_swaps import SWAPS_KEY, OperatorSwap, swaps_of
 from tui.lab.store.schema import INTEGER_STATS, STAT_FIELDS, STATUSES
 from tui.lab.writer_process import Writer
 
@@ -36,6 +37,9 @@ class RunInfo:
             whose writer is gone reads as ``interrupted``.
         generations: The last generation recorded.
         writer_alive: Whether a live process is recording this run now.
+        config: The config the run started with (the stored config without its swaps).
+        swaps: The operators the run was given from a generation on, in the order given
+            (:mod:`tui.lab.store.operator_swaps`); empty for most runs.
     """
 
     id: int
@@ -54,6 +58,7 @@ class RunInfo:
     solutions: int
     keyframe_spacing: int
     writer_alive: bool
+    swaps: tuple[OperatorSwap, ...] = ()
 
     @property
     def solved(self) -> bool:
@@ -149,6 +154,7 @@ def run_info(path: Path, row: Sequence[Any]) -> RunInfo:
         raise StoreError(f"{path}: run {run_id} is damaged (config or status)")
     if label is not None and not isinstance(label, str):
         raise StoreError(f"{path}: run {run_id} is damaged (label)")
+    swaps = swaps_of(path, run_id, config.pop(SWAPS_KEY, None))
     alive = False
     if status == "running" and host is not None and pid is not None:
         alive = Writer(str(host), int(pid), start).alive(heartbeat)
@@ -173,6 +179,7 @@ def run_info(path: Path, row: Sequence[Any]) -> RunInfo:
         solutions=int(solutions),
         keyframe_spacing=int(spacing),
         writer_alive=alive,
+        swaps=swaps,
     )
 
 

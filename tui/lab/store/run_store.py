@@ -16,6 +16,7 @@ import numpy.typing as npt
 
 from tui.lab.store import lineage_table, run_reads, run_size, run_writes, sweep_tables
 from tui.lab.store.connection import StoreConnection, open_connection
+from tui.lab.store.operator_swaps import OperatorSwap
 from tui.lab.store.records import Batch, Keyframe, RunInfo
 from tui.lab.store.run_size import RunSize
 from tui.lab.writer_process import Writer
@@ -112,6 +113,15 @@ class RunStore:
     def record(self, run_id: int, batch: Batch) -> None:
         """Commit one batch of a run in one transaction, and beat the writer's heart."""
         run_writes.record(self._store, run_id, batch)
+
+    def record_swap(self, run_id: int, swap: OperatorSwap) -> None:
+        """Keep a swap of the run's operator (:mod:`tui.lab.store.operator_swaps`), after the
+        swaps it has: :attr:`RunInfo.swaps` reads them back.
+
+        Raises:
+            StoreError: No such run, or a swap from before the last one kept.
+        """
+        run_writes.record_swap(self._store, run_id, swap)
 
     def end_run(self, run_id: int, status: str, stop_reason: str | None) -> None:
         """Mark the run ``finished`` or ``interrupted`` and release it."""

@@ -17,6 +17,7 @@ from tui.lab.npy import to_npy
 from tui.lab.store.connection import StoreConnection
 from tui.lab.store.errors import StoreError
 from tui.lab.store.lineage_table import delete_lineage_after, delete_lineage_off, put_lineage
+from tui.lab.store.operator_swaps import OperatorSwap, stored_config
 from tui.lab.store.records import Batch, Keyframe, RunInfo, compact_json, keyframe_size
 from tui.lab.store.run_ids import keep_mark, next_run_id
 from tui.lab.store.run_reads import find_run
@@ -86,11 +87,38 @@ def claim_run(
                 writer.pid,
                 writer.start,
                 time.time(),
-                None if config is None else compact_json(dict(config)),
+                # A new budget changes the starting config; the swaps made since stay.
+                None if config is None else compact_json(stored_config(config, info.swaps)),
                 run_id,
             ),
         )
         return find_run(connection, store.path, run_id)
+
+
+def record_swap(store: StoreConnection, run_id: int, swap: OperatorSwap) -> None:
+    """Keep a swap of the run's operator after those it has (one transaction).
+
+    Raises:
+        StoreError: No such run, or a swap from an earlier generation than the last one kept.
+    """
+    with store.writing() as connection:
+        info = find_run(connection, store.path, run_id)
+        if info.swaps and swap.generation < info.swaps[-1].generation:
+            raise StoreError(
+                f"run {run_id}: a swap from generation {swap.generation} after one from "
+                f"{info.swaps[-1].generation}"
+            )
+        _keep_swaps(connection, run_id, info, (*info.swaps, swap))
+
+
+def _keep_swaps(
+    connection: sqlite3.Connection, run_id: int, info: RunInfo, swaps: tuple[OperatorSwap, ...]
+) -> None:
+    """Write the run's config column anew: its starting config and ``swaps``."""
+    connection.execute(
+        "UPDATE runs SET config = ? WHERE id = ?",
+        (compact_json(stored_config(info.config, swaps)), run_id),
+    )
 
 
 def record(store: StoreConnection, run_id: int, batch: Batch) -> None:
@@ -197,13 +225,19 @@ def end_run(store: StoreConnection, run_id: int, status: str, stop_reason: str |
 
 
 def truncate_run(store: StoreConnection, run_id: int, after: int) -> None:
-    """Forget the run's stats, solutions, keyframes and lineage after generation ``after``."""
+    """Forget the run's stats, solutions, keyframes, lineage and swaps after generation
+    ``after``."""
     with store.writing() as connection:
         for table in ("stats", "solutions", "keyframes"):
             connection.execute(
                 f"DELETE FROM {table} WHERE run_id = ? AND generation > ?", (run_id, after)
             )
         delete_lineage_after(connection, run_id, after)
+        # A swap made while paused at ``after`` makes generation ``after + 1``: it stays.
+        info = find_run(connection, store.path, run_id)
+        kept = tuple(swap for swap in info.swaps if swap.generation <= after + 1)
+        if kept != info.swaps:
+            _keep_swaps(connection, run_id, info, kept)
         connection.execute(
             "UPDATE runs SET generations = MIN(generations, ?), "
             "solutions = (SELECT COUNT(*) FROM solutions WHERE run_id = ?) WHERE id = ?",
