@@ -18,7 +18,11 @@ from tui.dashboard.painter import Painter
 from tui.dashboard.runs.current_run import CurrentRun
 from tui.dashboard.runs.history_series import HistorySeries
 from tui.dashboard.runs.recording import DashboardRecording
-from tui.dashboard.runs.reproduce import recorded_run_command, reproduce_command
+from tui.dashboard.runs.reproduce import (
+    recorded_run_command,
+    reproduce_command,
+    swapped_run_command,
+)
 from tui.dashboard.runs.speed import faster, slower
 from tui.dashboard.runs.time_travel import TimeTravel
 from tui.dashboard.widgets import EngineRunner, StatusLine
@@ -91,6 +95,7 @@ class RunControl:
         self.run.latest = algorithm.snapshot
         self.run.series = HistorySeries()
         self.run.inspected = None
+        self.run.started_with, self.run.first_swap = config, None
         self.status.stop_reason = None
         self.run.move_to("running" if run else "paused")
         self.painter.reset()
@@ -185,11 +190,21 @@ class RunControl:
         timeline = self.travel.timeline
         if self.travel.replay_only and timeline is not None:
             try:
-                return recorded_run_command(timeline.info.config)
+                line = recorded_run_command(timeline.info.config)
             except ConfigError:
                 return None  # a damaged record: replaying it said so already
+            swaps = timeline.info.swaps
+            if swaps:
+                return swapped_run_command(timeline.run_id, swaps[0].generation, line)
+            return line
         algorithm = self.runner.algorithm
-        return None if algorithm is None else reproduce_command(algorithm.config)
+        if algorithm is None:
+            return None
+        first_swap = self.run.first_swap
+        if first_swap is None:
+            return reproduce_command(algorithm.config)
+        start_line = reproduce_command(self.run.started_with or algorithm.config)
+        return swapped_run_command(self.recording.run_id, first_swap, start_line)
 
     def is_over(self) -> bool:
         """Whether the current run can go no further (and say what to do)."""

@@ -101,6 +101,10 @@ async def test_reload_plug_ins_swaps_the_changed_file_into_the_paused_run(
         await wait_for(pilot, lambda: said(app, swapped), "the swap's notice")
         algorithm = app.main_screen.runner.algorithm
         assert algorithm is not None and algorithm.config.mutation != config.mutation
+        # No solve line repeats a swap: the rerun given is the record's replay.
+        rerun = app.main_screen.run_command()
+        assert rerun is not None and rerun.startswith("queens replay 1  #")
+        assert f"from generation {SWAP_AT + 1}" in rerun
         await step_to(pilot, app, LAST, wait_for)
         shown = app.main_screen.run.latest
         assert shown is not None
@@ -168,6 +172,10 @@ async def test_the_palette_s_plug_in_command_swaps_another_function_into_the_pau
         await wait_for(pilot, lambda: said(app, "other.py:mutate@"), "the swap's notice")
         algorithm = app.main_screen.runner.algorithm
         assert algorithm is not None and algorithm.config.mutation.startswith(f"{other}:mutate@")
+        # Not recorded: the starting config's line, which says where it stops being this run.
+        rerun = app.main_screen.run_command()
+        assert rerun is not None and rerun.startswith("queens solve") and "ops.py:mutate" in rerun
+        assert f"up to generation {SWAP_AT}" in rerun and "other.py" not in rerun
 
 
 async def test_a_running_run_and_a_server_without_allow_plugins_refuse_the_swap(

@@ -251,6 +251,11 @@ class RecordKeys:
         run = self.run_control.run
         run.latest = snapshot = resumed.algorithm.snapshot
         run.series = HistorySeries()  # filled from the resumed run's whole history
+        try:
+            swaps = self.recording.store().run(run_id).swaps
+        except (StoreError, LookupError):
+            swaps = ()  # it was read a moment ago: only the rerun line would miss the swaps
+        run.started_with, run.first_swap = None, swaps[0].generation if swaps else None
         self.status.stop_reason = None
         self.status.run_label = f"run {run_id}"
         run.move_to("paused")

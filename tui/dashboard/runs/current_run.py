@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Final, Literal, get_args
 
-from engine import Snapshot
+from engine import Config, Snapshot
 from tui.dashboard.runs.history_series import HistorySeries
 from tui.dashboard.runs.pressure_series import PressureSeries
 from tui.dashboard.runs.variation_series import VariationSeries
@@ -63,6 +63,10 @@ class CurrentRun:
     pressure: PressureSeries = field(default_factory=PressureSeries)
     """Selection pressure, per generation, kept from each snapshot in the engine thread."""
     _state: RunState = field(default="idle", init=False, repr=False)
+    started_with: Config | None = None
+    """The config the live run started with (``None``: it was resumed from a record)."""
+    first_swap: int | None = None
+    """The first generation the live run made with a swapped operator (``None``: none yet)."""
     inspected: tuple[Snapshot, int] | None = None
     """The individual on the board instead of the best: a snapshot and a population index."""
     climbed: list[tuple[tuple[Snapshot, int], tuple[Snapshot, int]]] = field(default_factory=list)

@@ -114,6 +114,8 @@ class OperatorSwaps:
                 self.travel.timeline.refresh()  # time travel re-steps across the swap
             seconds = time.perf_counter() - started
             coming = algorithm.snapshot.generation + 1
+            if self.run.first_swap is None:
+                self.run.first_swap = coming  # its rerun line is its record's (or stops here)
             now = getattr(algorithm.config, field)
         shown = plugin_label(now) if is_plugin_name(now) else now
         kept = f", kept in run {run_id}'s record" if run_id is not None else ""

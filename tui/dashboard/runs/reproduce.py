@@ -1,4 +1,9 @@
-"""The ``queens solve`` command line that reruns a dashboard run, bit for bit."""
+"""The ``queens solve`` command line that reruns a dashboard run, bit for bit.
+
+A run that took another operator while paused (a swap) is in no command line: a recorded one is
+re-made exactly by ``queens replay``, and that is the line given; an unrecorded one gets its
+starting config's line, which says it stops at the swap.
+"""
 
 from __future__ import annotations
 
@@ -29,3 +34,22 @@ def recorded_run_command(config: Mapping[str, Any]) -> str:
         ConfigError: When the record's config is not a valid one (a damaged record).
     """
     return reproduce_command(Config.from_mapping(config))
+
+
+def swapped_run_command(run_id: int | None, first_swap: int, start_line: str) -> str:
+    """The line given for a run that swapped an operator from generation ``first_swap`` on.
+
+    Args:
+        run_id: The run's record, if it has one.
+        first_swap: The first generation made with a swapped operator.
+        start_line: The command of its starting config.
+    """
+    if run_id is not None:
+        return (
+            f"queens replay {run_id}  # it swapped an operator from generation {first_swap:,}"
+            " on, which no queens solve line repeats: its record re-makes it exactly"
+        )
+    return (
+        f"{start_line}  # its starting config: the same run up to generation {first_swap - 1:,};"
+        " the operator it swapped in then is in no command line (record a run to keep it)"
+    )
