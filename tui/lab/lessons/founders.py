@@ -100,7 +100,7 @@ def rows(population: int, seeds: int, results: Results) -> list[Row]:
                 "theory": theory.founder_generations(
                     population, steady_state=label == "steady state"
                 ),
-                "spread": statistics.pstdev(done) if done else None,
+                "spread": statistics.pstdev(done) if len(done) > 1 else None,
                 "runs": len(runs),
                 "gave_up": len(runs) - len(done),
             }
