@@ -96,10 +96,10 @@ def test_steady_state_founders_count_generations_of_p_births() -> None:
     assert measured["generations"] == steps * 2 / 10  # two births a generation, of 10
 
 
-def test_the_founders_lesson_runs_a_tenth_of_its_seeds_in_a_steady_state() -> None:
-    document = lesson_document(LESSONS["founders"], 8, 12, InProcess())
+def test_the_founders_lesson_runs_one_seed_in_fifty_in_a_steady_state() -> None:
+    document = lesson_document(LESSONS["founders"], 8, 51, InProcess())
     generational, steady = document["rows"]
-    assert (generational["label"], generational["runs"]) == ("generational", 12)
+    assert (generational["label"], generational["runs"]) == ("generational", 51)
     assert (steady["label"], steady["runs"]) == ("steady state", 2)
     assert steady["theory"] == 7.0
     assert steady["measured"] is not None and steady["measured"] > 0

@@ -9,7 +9,7 @@ two children replace two members drawn at random, every board being equally bad)
 Moran's model: ``P - 1`` generations of ``P`` births, each of ``P / 2`` engine generations.
 (Two births at a time rather than one make it ``2 (P - 1)^2 / (2P - 3)``: 99.5 at P = 100.)
 A steady-state run steps ``P / 2`` times as many generations as a generational one, so the
-lesson runs a tenth as many of them.
+lesson runs one for every fifty generational runs (at least one), and starts them first.
 """
 
 from __future__ import annotations
@@ -36,7 +36,7 @@ ARMS: Final[tuple[tuple[str, dict[str, Any]], ...]] = (
 )
 """Wright-Fisher (generational survivors) and Moran (GENITOR's steady state)."""
 
-STEADY_STATE_SHARE: Final = 10
+STEADY_STATE_SHARE: Final = 50
 """The steady state runs one seed for every this many of the generational arm's."""
 
 
@@ -75,9 +75,11 @@ def measure_founders(
 
 def jobs(population: int, seeds: int, recording: Recording | None = None) -> list[LessonJob]:
     """The drift setting, with its lineage: generational on every seed, the steady state on
-    a tenth of them."""
+    one in fifty (at least one), its long runs first."""
     made = []
-    for label, changes in ARMS:
+    # The steady state's long runs first: the generational arm's short ones fill the workers
+    # in around them, rather than one worker running the last long run alone.
+    for label, changes in reversed(ARMS):
         fields = neutral(population, **changes)
         where = recording_of(recording, "founders", label)
         count = seeds if label == "generational" else steady_state_seeds(seeds)
@@ -115,7 +117,7 @@ LESSON: Final = Lesson(
     "merge at random until one founder is left: the whole population descends from a single "
     "individual after about 2P generations, whatever its fitness was; in a steady state "
     "(GENITOR: children replace members drawn at random) after about P generations of P "
-    "births. The steady state runs a tenth of the seeds: each run steps P/2 times as often.",
+    "births. The steady state runs one seed in fifty: each run steps P/2 times as often.",
     formula="E[T] = 2P (1 - 1/P) generational (Kingman); P - 1 steady state (Moran)",
     population=100,
     seeds=100,
