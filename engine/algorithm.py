@@ -38,13 +38,9 @@ from engine.operators.crossover import COMPILED_CYCLE_FROM
 from engine.operators.first_population import first_population
 from engine.operators.local_search import LocalSearchSettings, improve_children
 from engine.operators.mutation import COUNTED_MUTATIONS, MutationSettings
-from engine.operators.registry import fitness_shape_of, mutation_of, selection_of, survivors_of
+from engine.operators.registry import fitness_shape_of, mutation_of, run_survivors_of, selection_of
 from engine.operators.selection_pressure import measure_selection
-from engine.operators.survivors import (
-    TIE_BREAKING_SURVIVORS,
-    Survivors,
-    threshold_acceptance,
-)
+from engine.operators.survivors import threshold_acceptance
 from engine.run_state import RunState, as_lists, saved_values
 from engine.run_statistics import generation_record, population_diversity
 from engine.snapshot import History, Snapshot, read_only
@@ -111,10 +107,7 @@ class GeneticAlgorithm:
         self.shape = fitness_shape_of(config.fitness)
         self._select = selection_of(config.selection)
         self._mutate = mutation_of(config.mutation)
-        # None where the survivors break their ties with the run's generator (GENITOR's).
-        self._survive: Survivors | None = (
-            None if config.survivor in TIE_BREAKING_SURVIVORS else survivors_of(config.survivor)
-        )
+        self._survive = run_survivors_of(config.survivor)
         self.rules = stop_rules(config)
         # Where the children are made and the survivors gathered from.
         self._rows = rows_for(config.n)
@@ -193,11 +186,7 @@ class GeneticAlgorithm:
             children = children[passed]
             scored = Scored(scored.fitness[passed], scored.conflicts[passed])
             improved = bool(passed.any())
-        if self._survive is None:
-            break_ties = TIE_BREAKING_SURVIVORS[self.config.survivor]
-            survivors = break_ties(state.fitness, scored.fitness, self.rng)
-        else:
-            survivors = self._survive(state.fitness, scored.fitness, self.config.elitism)
+        survivors = self._survive(state.fitness, scored.fitness, self.config.elitism, self.rng)
         self._births.note_survivors(survivors)
         population = self._rows.survivors(state.population, children, survivors)
         # The children are a view of the union: let go of both, or a large union outlives the
