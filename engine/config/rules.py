@@ -158,7 +158,7 @@ def _check_numbers(config: ConfigFields, errors: list[ConfigError]) -> None:
             ConfigError(
                 "offspring",
                 config.offspring,
-                f"genitor survivors replace at most the population ({config.population}) children",
+                f"at most the population ({config.population}): a genitor child replaces a member",
             )
         )
     if config.survivor == "generational":
