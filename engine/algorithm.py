@@ -34,7 +34,7 @@ from engine.operators.crossover import COMPILED_CYCLE_FROM
 from engine.operators.first_population import first_population
 from engine.operators.local_search import LocalSearchSettings, improve_children
 from engine.operators.mutation import COUNTED_MUTATIONS, MutationSettings
-from engine.operators.registry import fitness_shape_of, mutation_of, selection_of, survivors_of
+from engine.operators.registry import fitness_shape_of, mutation_of, run_survivors_of, selection_of
 from engine.operators.selection_pressure import measure_selection
 from engine.operators.survivors import threshold_acceptance
 from engine.run_state import RunState, as_lists, saved_values
@@ -103,7 +103,7 @@ class GeneticAlgorithm:
         self.shape = fitness_shape_of(config.fitness)
         self._select = selection_of(config.selection)
         self._mutate = mutation_of(config.mutation)
-        self._survive = survivors_of(config.survivor)
+        self._survive = run_survivors_of(config.survivor)
         self.rules = stop_rules(config)
         # Where the children are made and the survivors gathered from.
         self._rows = rows_for(config.n)
@@ -182,7 +182,7 @@ class GeneticAlgorithm:
             children = children[passed]
             scored = Scored(scored.fitness[passed], scored.conflicts[passed])
             improved = bool(passed.any())
-        survivors = self._survive(state.fitness, scored.fitness, self.config.elitism)
+        survivors = self._survive(state.fitness, scored.fitness, self.config.elitism, self.rng)
         self._births.note_survivors(survivors)
         population = self._rows.survivors(state.population, children, survivors)
         # The children are a view of the union: let go of both, or a large union outlives the

@@ -23,7 +23,7 @@ from engine.operators.crossover import CROSSOVERS
 from engine.operators.mutation import MUTATIONS
 from engine.operators.plugins import PluginError, is_plugin_name, pinned_name
 from engine.operators.selection import SELECTIONS
-from engine.operators.survivors import SURVIVORS
+from engine.operators.survivors import SURVIVOR_NAMES
 
 
 def _meta(help_text: str, choices: tuple[str, ...] = ()) -> dict[str, Any]:
@@ -81,7 +81,7 @@ class ConfigFields:
     candidates: int = field(
         default=8, metadata=_meta("conflict mutation: candidate moves tried, best one kept")
     )
-    survivor: str = field(default="plus", metadata=_meta("survivor selection", tuple(SURVIVORS)))
+    survivor: str = field(default="plus", metadata=_meta("survivor selection", SURVIVOR_NAMES))
     elitism: int = field(
         default=0, metadata=_meta("generational: best parents carried over unchanged")
     )
@@ -160,7 +160,7 @@ class ConfigFields:
         """How many children a generation makes."""
         if self.offspring is not None:
             return self.offspring
-        return 2 if self.survivor == "steady-state" else self.population
+        return 2 if self.survivor in ("steady-state", "genitor") else self.population
 
     @property
     def shuffle_gene_rate(self) -> float:

@@ -153,6 +153,14 @@ def _check_numbers(config: ConfigFields, errors: list[ConfigError]) -> None:
                 "clone_uncrossed", False, "generational survivors need a full set of children"
             )
         )
+    if config.survivor == "genitor" and (config.offspring or 0) > config.population:
+        errors.append(
+            ConfigError(
+                "offspring",
+                config.offspring,
+                f"at most the population ({config.population}): a genitor child replaces a member",
+            )
+        )
     if config.survivor == "generational":
         needed = config.population - config.elitism
         if config.offspring is not None and config.offspring < needed:

@@ -80,7 +80,7 @@ def tracks(config: ConfigFields) -> bool:
         and not config.harvest
         and not config.fallback
         and not config.headless_chicken
-        and config.survivor != "threshold"
+        and config.survivor not in ("threshold", "genitor")
         and config.fitness in SHAPES_READING_CONFLICTS
         and config.n >= SMALLEST_N
         and tracked_bytes(config.population, config.n) <= TRACKED_BYTES

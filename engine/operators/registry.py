@@ -25,7 +25,7 @@ from engine.operators.crossover import CROSSOVERS, Crossover
 from engine.operators.mutation import MUTATIONS, Mutation, MutationSettings
 from engine.operators.plugins import is_plugin_name, parse_name, plugin_function
 from engine.operators.selection import SELECTIONS, Selection
-from engine.operators.survivors import SURVIVORS, Survivors
+from engine.operators.survivors import SURVIVORS, TIE_BREAKING_SURVIVORS, Survivors
 
 
 def _indices(values: Any) -> IntArray:
@@ -86,6 +86,34 @@ def survivors_of(name: str) -> Survivors:
         return _indices(function(parents, children, elitism))
 
     return plugin_survivors
+
+
+RunSurvivors = Callable[[FloatArray, FloatArray, int, np.random.Generator], IntArray]
+"""A survivor selection as a generation calls it: ``f(parents, children, elitism, rng)``."""
+
+
+def run_survivors_of(name: str) -> RunSurvivors:
+    """The survivor selection of that name, handed the run's generator: GENITOR's draws from
+    it to break ties; the others (:func:`survivors_of`) never read it, so their runs draw
+    nothing more."""
+    breaks_ties = TIE_BREAKING_SURVIVORS.get(name)
+    if breaks_ties is not None:
+        tie_breaking = breaks_ties
+
+        def drawing(
+            parents: FloatArray, children: FloatArray, elitism: int, rng: np.random.Generator
+        ) -> IntArray:
+            return tie_breaking(parents, children, rng)
+
+        return drawing
+    survive = survivors_of(name)
+
+    def not_drawing(
+        parents: FloatArray, children: FloatArray, elitism: int, rng: np.random.Generator
+    ) -> IntArray:
+        return survive(parents, children, elitism)
+
+    return not_drawing
 
 
 def fitness_shape_of(name: str) -> FitnessShape:

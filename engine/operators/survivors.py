@@ -1,7 +1,9 @@
 """Survivor selection: who, among parents and children, forms the next population.
 
 Each function returns the indices of the survivors in the concatenation
-``[parents; children]``, best first where an order is implied. None needs randomness.
+``[parents; children]``, best first where an order is implied. None of :data:`SURVIVORS`
+needs randomness; GENITOR's (:data:`TIE_BREAKING_SURVIVORS`) breaks its ties with the run's
+generator.
 """
 
 from __future__ import annotations
@@ -66,6 +68,28 @@ def best_of_union_survivors(parents: FloatArray, children: FloatArray, elitism: 
     return best_first(union)[: parents.shape[0]]
 
 
+def genitor_survivors(
+    parents: FloatArray, children: FloatArray, rng: np.random.Generator
+) -> IntArray:
+    """GENITOR's steady state (Whitley 1989; Eiben & Smith's "replace worst"): the children
+    replace the worst parents, whatever their own fitness, each in the place of the one it
+    replaces; among parents of equal fitness, which ones go is drawn uniformly at random.
+
+    So with every board equally fit, each generation's children replace members drawn
+    uniformly without replacement: Moran's model (two births at a time with a couple). One
+    permutation of the parents is drawn, however many children there are.
+
+    Needs at most ``P`` children.
+    """
+    size, count = parents.shape[0], children.shape[0]
+    shuffled = rng.permutation(size)
+    # Lowest fitness first; among equals, the shuffled order (a stable sort keeps it).
+    worst = shuffled[np.argsort(parents[shuffled], kind="stable")[:count]]
+    survivors = np.arange(size, dtype=np.int64)
+    survivors[np.sort(worst)] = size + np.arange(count, dtype=np.int64)
+    return survivors
+
+
 def threshold_acceptance(children: FloatArray, threshold: float) -> tuple[BoolArray, float]:
     """Sheppard's gate: a child is kept when it is at least as good as the threshold, and a
     child better than the threshold raises it, in the order the children were made.
@@ -91,3 +115,19 @@ SURVIVORS: Final[dict[str, Survivors]] = {
 """Survivor selections by their config name. ``plus`` and ``steady-state`` differ only in
 how many children a generation makes (the population, or a couple); ``threshold`` is ``plus``
 behind Sheppard's gate (:func:`threshold_acceptance`), which the algorithm applies first."""
+
+
+class TieBreakingSurvivors(Protocol):
+    """A survivor selection that draws from the run's generator to break its ties."""
+
+    def __call__(
+        self, parents: FloatArray, children: FloatArray, rng: np.random.Generator
+    ) -> IntArray: ...
+
+
+TIE_BREAKING_SURVIVORS: Final[dict[str, TieBreakingSurvivors]] = {"genitor": genitor_survivors}
+"""Survivor selections that break ties at random, by their config name (a couple of children
+a generation, as ``steady-state``)."""
+
+SURVIVOR_NAMES: Final = (*SURVIVORS, *TIE_BREAKING_SURVIVORS)
+"""Every built-in survivor selection's config name."""

@@ -3,12 +3,13 @@
 1. Takeover at P = 1000, 30 seeds, elitism 1: the mean generations to takeover beside the
    difference equation's expected value, for tournaments of 2, 4 and 8 (target: within 5%).
 2. Drift at P = 100, 30 and 300 seeds: the mean column diversity beside H0 (1 - 1/P)^t at
-   every generation until theory falls to 0.2 H0 (target: within 10% throughout), and the gap
-   in standard errors of the mean.
+   every generation until theory falls to 0.2 H0 (target: within 10% throughout), the gap
+   in standard errors of the mean, and the runs' own coefficient of variation of H there.
 3. Founders at P = 100, 100 seeds: the mean generation of a single founder beside
-   2P (1 - 1/P) (target: within 10%).
+   2P (1 - 1/P) (target: within 10%), and in GENITOR's steady state beside P - 1, 100 seeds.
 4. Each lesson at its default size on 2 local workers, as ``queens lesson NAME`` runs it
-   (target: at most 30 s each, the landscape's N = 9 included).
+   (target: at most 30 s each, the landscape's N = 9 included), and the landscape of N = 10
+   (the dashboard's and ``--n 10``'s background work): its seconds and its peak memory.
 
 The figures of 1-3 are the lessons' own (seeded: the same on any machine); the seconds of 4
 depend on the machine and its load, printed beside.
@@ -85,10 +86,15 @@ def drift(seeds: int) -> None:
         most_errors = max(most_errors, abs(measured - expected) / error)
         if off > worst:
             worst, where = off, generation
+    # The runs' own spread where theory reaches 0.2 H0: a standard deviation over the mean.
+    last = [r["diversity"][horizon] for r in runs]
+    spread = statistics.stdev(last) / statistics.fmean(last)
     print(
         f"drift, P = {population}, {seeds} seeds, t = 0..{horizon} (0.2 H0): the mean H at "
         f"most {worst:.1%} off H0 (1 - 1/P)^t (at t = {where}; target 10%), at most "
-        f"{most_errors:.1f} standard errors of the mean"
+        f"{most_errors:.1f} standard errors of the mean; one run's H at t = {horizon} has a "
+        f"coefficient of variation of {spread:.2f}, so {seeds} runs' mean one of "
+        f"{spread / seeds**0.5:.1%}"
     )
 
 
@@ -99,6 +105,40 @@ def founders() -> None:
         f"founders, P = 100, 100 seeds: mean {row['measured']:.1f} generations (sd "
         f"{row['spread']:.1f}) against 2P (1 - 1/P) = {row['theory']:.0f}: "
         f"{relative(row['measured'], row['theory']):.1%} off (target 10%)"
+    )
+    steady_state_founders(100, 100)
+
+
+def steady_state_founders(population: int, seeds: int) -> None:
+    """GENITOR's steady state on ``seeds`` seeds (the lesson runs a tenth of its seeds so)."""
+    import statistics
+
+    from tui.lab.lessons import theory
+    from tui.lab.lessons.founders import measure_founders
+    from tui.lab.lessons.runs import neutral
+    from tui.lab.sweep.job import Job
+
+    fields = neutral(population, survivor="genitor")
+    jobs = [
+        (seed, Job(f"bench-founders-genitor-{seed}", measure_founders, (fields, seed, None)))
+        for seed in range(seeds)
+    ]
+    found: dict[int, float] = {}
+    started = time.perf_counter()
+    LocalPool(WORKERS, preload=PRELOAD).run_jobs(
+        jobs, lambda seed, result: found.__setitem__(seed, result["generations"])
+    )
+    seconds = time.perf_counter() - started
+    done = [value for value in found.values() if value is not None]
+    mean = statistics.fmean(done)
+    expected = theory.founder_generations(population, steady_state=True)
+    two_at_a_time = 2 * (population - 1) ** 2 / (2 * population - 3)
+    print(
+        f"founders, GENITOR's steady state, P = {population}, {seeds} seeds: mean {mean:.1f} "
+        f"generations of P births (sd {statistics.pstdev(done):.1f}, standard error "
+        f"{statistics.stdev(done) / len(done) ** 0.5:.1f}, {seeds - len(done)} gave up) "
+        f"against P - 1 = {expected:.0f}: {relative(mean, expected):.1%} off "
+        f"(two births at a time: {two_at_a_time:.1f}); {seconds:.0f} s"
     )
 
 
@@ -115,7 +155,29 @@ def timings() -> None:
             else ""
         )
         count = f"{lesson.seeds:,} {lesson.seeds_meaning}" if lesson.seeds else ""
-        print(f"  {name:<17} {seconds:6.1f} s   {size} {count}  (load before: {before})")
+        verdict = "within" if seconds <= 30 else "OVER"
+        print(
+            f"  {name:<17} {seconds:6.1f} s  {verdict:<6} {size} {count}  (load before: {before})"
+        )
+    landscape_ten()
+
+
+def landscape_ten() -> None:
+    """N = 10 as the dashboard and ``queens lesson landscape --n 10`` compute it: in this
+    process, a chunk of boards at a time; its seconds and the process's peak memory."""
+    import resource
+
+    from tui.lab.lessons.landscape import measure_landscape
+
+    before = load()
+    started = time.perf_counter()
+    row = measure_landscape(10)
+    seconds = time.perf_counter() - started
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    print(
+        f"  landscape N = 10 {seconds:6.1f} s   {row['boards']:,} boards, {row['solutions']} "
+        f"solutions; peak memory of the process {peak:.0f} MB  (load before: {before})"
+    )
 
 
 SECTIONS = {
@@ -123,6 +185,7 @@ SECTIONS = {
     "drift": lambda: (drift(30), drift(300)),
     "founders": founders,
     "timings": timings,
+    "landscape10": landscape_ten,
 }
 """The figures by name: ``bench_lessons.py drift`` prints one; no name, all."""
 

@@ -43,6 +43,9 @@ def test_an_unknown_lesson_is_refused_naming_every_lesson(
         (["takeover", "--seeds", "2.5"], ["seeds", "2.5"]),
         (["landscape", "--population", "10"], ["population", "landscape", "no population"]),
         (["landscape", "--seeds", "3"], ["seeds", "landscape", "no seeds"]),
+        (["landscape", "--n", "11"], ["--n", "11", "4 to 10"]),
+        (["landscape", "--n", "3"], ["--n", "3", "4 to 10"]),
+        (["drift", "--n", "8"], ["--n", "8", "only the landscape"]),
         (["hill-climbing", "--population", "10"], ["population", "hill-climbing"]),
         (["drift", "--workers", "0"], ["workers", "0"]),
         (["drift", "--scheduler", "nowhere"], ["scheduler", "nowhere"]),
@@ -99,3 +102,10 @@ def test_a_lesson_runs_on_local_workers_and_prints_its_document() -> None:
     table = queens("drift", "--population", "20", "--seeds", "3", "--workers", "1")
     assert "E[H(t)] = H0 (1 - 1/P)^t" in table.stdout
     assert "t=0" in table.stdout
+
+
+def test_the_landscape_stops_at_the_board_asked_for(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["lesson", "landscape", "--n", "6", "--json", "--workers", "1"]) == 0
+    document = json.loads(capsys.readouterr().out)
+    assert [row["n"] for row in document["rows"]] == [4, 5, 6]
+    assert [row["solutions"] for row in document["rows"]] == [2, 10, 4]

@@ -7,7 +7,7 @@ import itertools
 import numpy as np
 import pytest
 
-from tui.lab.lessons import landscape
+from tui.lab.lessons import landscape, landscape_boards, landscape_walk
 
 
 def cost_of(board: tuple[int, ...]) -> int:
@@ -112,6 +112,41 @@ def test_mean_cost_is_two_n_minus_one_over_three(n: int) -> None:
 def test_sizes_past_the_largest_are_refused() -> None:
     with pytest.raises(ValueError, match=r"N = 1\.\.9"):
         landscape.landscape(10)
+    with pytest.raises(ValueError, match=r"N = 1\.\.10"):
+        landscape.measure_landscape(11)
+
+
+def test_walking_a_few_boards_at_a_time_measures_what_walking_them_at_once_does(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    whole = landscape.measure_landscape(7)
+    heard: list[tuple[int, int]] = []
+    for module in (landscape_boards, landscape_walk):
+        monkeypatch.setattr(module, "RANK_CHUNK", 97)
+    monkeypatch.setattr(landscape_walk, "HAMMING_CHUNK", 89)
+    chunked = landscape.measure_landscape(7, lambda done, total: heard.append((done, total)))
+    assert chunked == whole
+    # Three passes over the 5,040 boards, told chunk by chunk, up to the whole.
+    assert len(heard) > 3 * 5040 // 97
+    assert {total for _, total in heard} == {3 * 5040}
+    assert [done for done, _ in heard] == sorted(done for done, _ in heard)
+    assert heard[-1][0] == 3 * 5040
+
+
+def test_a_progress_callback_that_raises_stops_the_walk() -> None:
+    class Stop(Exception):
+        pass
+
+    heard: list[int] = []
+
+    def stop_at_a_third(done: int, total: int) -> None:
+        heard.append(done)
+        if done * 3 >= total:
+            raise Stop
+
+    with pytest.raises(Stop):
+        landscape.measure_landscape(8, stop_at_a_third)
+    assert heard[-1] < 2 * 40320
 
 
 def test_a_population_is_placed_on_its_landscape() -> None:

@@ -81,6 +81,30 @@ def test_founders_follow_every_line_back_to_generation_zero() -> None:
     assert measured["generations"] == len(left) - 1
 
 
+def test_steady_state_founders_count_generations_of_p_births() -> None:
+    fields = neutral(10, survivor="genitor")
+    measured = measure_founders(fields, 5)
+    # By hand: a member not replaced keeps its founder; a child takes its parent's.
+    algorithm = GeneticAlgorithm(checked(fields, 5), lineage=True)
+    founder = list(range(10))
+    steps = 0
+    while len(set(founder)) > 1:
+        lineage = algorithm.step().lineage
+        founder = [founder[int(lineage.parents[row, 0])] for row in range(10)]
+        steps += 1
+    assert measured["steps"] == steps
+    assert measured["generations"] == steps * 2 / 10  # two births a generation, of 10
+
+
+def test_the_founders_lesson_runs_one_seed_in_fifty_in_a_steady_state() -> None:
+    document = lesson_document(LESSONS["founders"], 8, 51, InProcess())
+    generational, steady = document["rows"]
+    assert (generational["label"], generational["runs"]) == ("generational", 51)
+    assert (steady["label"], steady["runs"]) == ("steady state", 2)
+    assert steady["theory"] == 7.0
+    assert steady["measured"] is not None and steady["measured"] > 0
+
+
 def test_hill_climbing_move_costs_are_the_costs_of_the_moved_boards() -> None:
     rng = np.random.default_rng(0)
     boards = rng.integers(0, 8, size=(20, 8))

@@ -70,3 +70,20 @@ def test_the_live_population_is_said_beside_the_landscape_s_rows() -> None:
     show.next_lesson()
     show.previous_lesson()
     assert show.placed is None
+
+
+def test_the_landscape_offers_n_10_shows_its_walk_and_adds_its_row() -> None:
+    show = Slideshow(lesson_index=list(LESSONS).index("landscape"), step=2)
+    show.documents["landscape"] = {"population": None, "seeds": None, "rows": [{"n": 9}]}
+    assert show.can_walk()
+    assert any(line.startswith("t: N = 10 too") for line in show.lines())
+    show.walk_started()
+    assert not show.can_walk()
+    show.walked(1_000_000, 10_886_400)
+    assert any("N = 10: 9% of 10,886,400 boards walked" in line for line in show.lines())
+    show.walk_finished({"n": 10, "label": "n=10"})
+    assert show.walking is None
+    assert [row["n"] for row in show.documents["landscape"]["rows"]] == [9, 10]
+    assert not show.can_walk()  # walked once: its row is kept
+    show.next_lesson()
+    assert not show.can_walk()

@@ -93,3 +93,30 @@ async def test_the_landscape_places_the_live_population(wait_for: WaitFor) -> No
         screen.show()
         await wait_for(pilot, lambda: bool(screen.slideshow.placed), "the live run placed")
         assert "The live run's 20 boards (N = 8)" in body(app)
+
+
+async def test_t_walks_n_10_in_the_background_and_closing_the_screen_stops_it(
+    wait_for: WaitFor,
+) -> None:
+    app = QueensApp(CONFIG, frozen_clock=True)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await app.push_screen(LessonsScreen())
+        screen = lessons(app)
+        screen.slideshow.lesson_index = list(screen.slideshow.names).index("landscape")
+        screen.slideshow.documents["landscape"] = {"population": None, "seeds": None, "rows": []}
+        screen.slideshow.step = 2
+        screen.show()
+        assert "t: N = 10 too, in the background" in body(app)
+        await pilot.press("t")
+        await wait_for(
+            pilot,
+            lambda: (screen.slideshow.walking or (0, 0))[0] > 0,
+            "the walk under way",
+        )
+        # The screen stays live while the thread walks: it steps and shows how far it is.
+        assert "N = 10:" in body(app) and "boards walked" in body(app)
+        (walker,) = [w for w in app.workers if w.group == "landscape-walk"]
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: walker.is_finished, "the walk stopped")
+        assert not isinstance(app.screen, LessonsScreen)
+        assert "landscape" not in str(walker.error or "")

@@ -42,6 +42,15 @@ LARGEST_POPULATION: Final = 100_000
 LARGEST_SEEDS: Final = 1_000_000
 """``--seeds`` at most (hill climbing counts starts with it)."""
 
+SMALLEST_BOARD: Final = 4
+"""``--n`` at least (the landscape's first board with solutions)."""
+
+DEFAULT_LARGEST_BOARD: Final = 9
+"""The landscape's largest board without ``--n`` (as ``tui.lab.lessons.landscape`` holds it)."""
+
+LARGEST_BOARD: Final = 10
+"""``--n`` at most (as ``tui.lab.lessons.landscape_walk`` holds it)."""
+
 
 def add_parser(commands: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     """Add ``lesson`` to the ``queens`` subcommands."""
@@ -57,6 +66,14 @@ def add_parser(commands: argparse._SubParsersAction) -> None:  # type: ignore[ty
         "--seeds", default=None, metavar="K", help="seeds per arm (hill-climbing: starts)"
     )
     parser.add_argument("--population", default=None, metavar="P", help="individuals P")
+    parser.add_argument(
+        "--n",
+        default=None,
+        metavar="N",
+        help=f"landscape: the largest board, {SMALLEST_BOARD} to {LARGEST_BOARD} (default "
+        f"{DEFAULT_LARGEST_BOARD}); N = 10 is walked in this process after the others, with a "
+        "progress line on stderr (a minute or more, about 270 MB)",
+    )
     parser.add_argument(
         "--workers",
         dest="workers",
@@ -152,7 +169,16 @@ def run(args: argparse.Namespace) -> int:
         from tui.lab.lessons.runner import lesson_document
         from tui.lab.sweep.errors import SweepError
         from tui.lab.sweep.local_pool import LocalPool
+    largest = count("n", args.n, SMALLEST_BOARD, LARGEST_BOARD)
+    if largest is not None and name != "landscape":
+        raise UsageError("--n", largest, "only the landscape lesson enumerates boards")
     lesson = LESSONS[name]
+    walked_here: int | None = None  # a board walked in this process, after the jobs
+    if largest is not None:
+        from tui.lab.lessons.landscape import LARGEST_HELD_N, lesson_up_to
+
+        lesson = lesson_up_to(largest)
+        walked_here = largest if largest > LARGEST_HELD_N else None
     if lesson.population is None and population is not None:
         raise UsageError("--population", population, f"the {name} lesson has no population")
     if lesson.seeds is None and seeds is not None:
@@ -179,6 +205,8 @@ def run(args: argparse.Namespace) -> int:
                 document = lesson_document(
                     lesson, population, seeds, backend, progress.update, recording
                 )
+            if walked_here is not None:
+                document["rows"].append(walk_landscape(walked_here))
         except KeyboardInterrupt as stop:
             word = "terminated" if isinstance(stop, Terminated) else "interrupted"
             print(f"queens: {word}; the lesson's runs are not kept", file=sys.stderr)
@@ -209,3 +237,15 @@ def draw_lesson_plot(path: Path, title: str, document: dict[str, Any]) -> None:
     except (OSError, ValueError) as error:
         raise UsageError("--plot", str(path), f"the figure could not be written: {error}") from None
     print(f"queens: figure written to {path}", file=sys.stderr)
+
+
+def walk_landscape(n: int) -> dict[str, Any]:
+    """The landscape's row for ``n`` queens, walked in this process with a progress line."""
+    from tui.cli.progress_line import ProgressLine
+    from tui.lab.lessons.landscape import measure_landscape
+
+    line = ProgressLine(f"landscape N = {n}", "boards walked (three passes)")
+    try:
+        return measure_landscape(n, line.update)
+    finally:
+        line.close()

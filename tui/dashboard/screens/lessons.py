@@ -3,7 +3,9 @@
 ``space`` steps (the text and formula, the runs, the measured rows beside the theory), ``n``
 goes to the next lesson and ``b`` back; escape closes. A lesson's runs are the same jobs
 ``queens lesson`` runs, here one after another in a thread, so the screen stays live and shows
-how many are done. What the screen says comes from :class:`tui.lab.lessons.slideshow.Slideshow`.
+how many are done. On the landscape's rows ``t`` walks N = 10 too, in a thread, its progress
+shown; closing the screen stops it. What the screen says comes from
+:class:`tui.lab.lessons.slideshow.Slideshow`.
 """
 
 from __future__ import annotations
@@ -18,9 +20,9 @@ from textual.containers import VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
-from tui.lab.lessons.landscape import population_on_landscape
+from tui.lab.lessons.landscape import measure_landscape, population_on_landscape
 from tui.lab.lessons.runner import InProcess, lesson_document
-from tui.lab.lessons.slideshow import Slideshow
+from tui.lab.lessons.slideshow import WALKED_N, Slideshow
 
 
 class LessonClosed(Exception):
@@ -34,6 +36,9 @@ class LessonsScreen(ModalScreen[None]):
         Binding("space", "advance", "Step", id="lesson-step", tooltip="text, runs, results"),
         Binding("n", "next_lesson", "Next", id="next-lesson", tooltip="the next lesson"),
         Binding("b", "previous_lesson", "Back", id="previous-lesson", tooltip="the lesson before"),
+        Binding(
+            "t", "walk_landscape", "N = 10", id="walk-landscape", tooltip="the landscape of N = 10"
+        ),
         Binding("escape,q", "dismiss", "Close", id="close-lessons"),
     ]
 
@@ -142,6 +147,51 @@ class LessonsScreen(ModalScreen[None]):
     def action_previous_lesson(self) -> None:
         """The lesson before (``b``)."""
         self.slideshow.previous_lesson()
+        self.show()
+
+    def action_walk_landscape(self) -> None:
+        """Walk the landscape's N = 10 in a thread (``t``, on the landscape's rows)."""
+        if not self.slideshow.can_walk():
+            return
+        self.slideshow.walk_started()
+        self.show()
+
+        shown = [-1]  # the percent last shown: the screen is told at each new one
+
+        def progress(done: int, total: int) -> None:
+            if self._closed:
+                raise LessonClosed
+            if done * 100 // total != shown[0]:
+                shown[0] = done * 100 // total
+                self.app.call_from_thread(self._walked, done, total)
+
+        def walk() -> None:
+            row: dict[str, Any] | None = None
+            try:
+                row = measure_landscape(WALKED_N, progress)
+            except LessonClosed:
+                return
+            except MemoryError:
+                if not self._closed:
+                    self.app.call_from_thread(self._walk_failed, "not enough memory")
+                return
+            if not self._closed:
+                self.app.call_from_thread(self._walk_finished, row)
+
+        self.run_worker(walk, thread=True, group="landscape-walk", exit_on_error=False)
+
+    def _walked(self, done: int, total: int) -> None:
+        if self.slideshow.walking is not None:
+            self.slideshow.walked(done, total)
+            self.show()
+
+    def _walk_finished(self, row: dict[str, Any]) -> None:
+        self.slideshow.walk_finished(row)
+        self.show()
+
+    def _walk_failed(self, why: str) -> None:
+        self.slideshow.walk_finished(None)
+        self.notify(f"The landscape of N = {WALKED_N} was not walked: {why}", severity="error")
         self.show()
 
     def on_unmount(self) -> None:

@@ -3,7 +3,7 @@ theory, one line per arm.
 
 Rows are drawn in the order the lesson lists them (generations for drift, selections for
 takeover, arms for the headless chicken); a row without a theory has only its measurement, a
-row without a measurement (steady-state founders: theory only) only its theory. The landscape,
+row without a measurement only its theory. The landscape,
 which measures a board rather than a run, draws the share of starts from which descent reaches
 a solution and the fitness-distance correlations, by N.
 """

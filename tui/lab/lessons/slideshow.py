@@ -21,6 +21,9 @@ from tui.lab.lessons.table import size_line, table_lines
 STEPS: Final = ("text", "runs", "rows")
 """A lesson's steps, in order."""
 
+WALKED_N: Final = 10
+"""The landscape's board walked on request, in the background (``t``)."""
+
 
 @dataclass
 class Slideshow:
@@ -36,6 +39,8 @@ class Slideshow:
         placed: The live run's population placed on its landscape
             (:func:`~tui.lab.lessons.landscape.population_on_landscape`) when it has been,
             ``{}`` while it is being placed; placed again each time the landscape is shown.
+        walking: The boards walked and to walk of the landscape's N = 10 while it is walked
+            in the background (``None``: it is not).
     """
 
     sizes: Mapping[str, tuple[int | None, int | None]] = field(default_factory=dict)
@@ -44,6 +49,7 @@ class Slideshow:
     documents: dict[str, dict[str, Any]] = field(default_factory=dict)
     progress: tuple[int, int] | None = None
     placed: dict[str, Any] | None = None
+    walking: tuple[int, int] | None = None
 
     @property
     def names(self) -> Sequence[str]:
@@ -131,7 +137,48 @@ class Slideshow:
         lines += table_lines(document["rows"])
         if lesson.name == "landscape" and self.placed:  # {}: being placed
             lines += ["", live_line(self.placed)]
+        walk = self.walk_line() if lesson.name == "landscape" else ""
+        if walk:
+            lines += ["", walk]
         return [*lines, "", "space or n: next lesson"]
+
+    def walk_line(self) -> str:
+        """The landscape's N = 10: how far its walk is, or the key that starts it."""
+        if self.walking is not None:
+            done, total = self.walking
+            return (
+                f"N = {WALKED_N}: {done / total if total else 0:.0%} of "
+                f"{total:,} boards walked (three passes; closing the screen stops it)"
+            )
+        if self.can_walk():
+            return f"t: N = {WALKED_N} too, in the background (3,628,800 boards, a minute or more)"
+        return ""
+
+    def can_walk(self) -> bool:
+        """Whether the landscape's rows are shown, without N = 10 and not walking it."""
+        document = self.documents.get("landscape")
+        return (
+            self.lesson.name == "landscape"
+            and self.step_name == "rows"
+            and document is not None
+            and self.walking is None
+            and all(row.get("n") != WALKED_N for row in document["rows"])
+        )
+
+    def walk_started(self) -> None:
+        """The landscape's N = 10 is being walked."""
+        self.walking = (0, 0)
+
+    def walked(self, done: int, total: int) -> None:
+        """Some of its boards are walked."""
+        self.walking = (done, total)
+
+    def walk_finished(self, row: Mapping[str, Any] | None) -> None:
+        """Its walk is over: its row joins the landscape's (``None``: it failed or stopped)."""
+        self.walking = None
+        document = self.documents.get("landscape")
+        if row is not None and document is not None:
+            document["rows"] = [*document["rows"], dict(row)]
 
     def wants_placing(self) -> bool:
         """Whether the step shown is the landscape's rows, with the live run not placed yet."""
