@@ -150,6 +150,8 @@ def read_checkpoint(
     _check_threshold(config, run_state)
     if history is not None:
         _check_history_matches(config, run_state, history)
+    elif generation == 0:
+        _check_first_best(config, run_state)
     digest = state.get("digest")
     if digest is not None:
         if not isinstance(digest, str) or len(digest) != 64:
@@ -355,6 +357,16 @@ def _archive(solutions: Genomes, n: int) -> SolutionArchive:
     archive = SolutionArchive(n)
     archive.record(solutions)
     return archive
+
+
+def _check_first_best(config: Config, run_state: RunState) -> None:
+    """At generation 0 with no history, resuming writes the history from its first row: the
+    best so far must be that generation's (or, harvested, a solution it held)."""
+    best = float(run_state.fitness.max())
+    solution = fitness_shape_of(config.fitness).best(config.n)
+    harvested = config.harvest and run_state.best_ever == solution
+    if run_state.best_ever != best and not harvested:
+        raise CheckpointError("best_ever", f"generation 0's best fitness is {best!r}")
 
 
 def _held_history(

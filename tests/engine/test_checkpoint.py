@@ -135,6 +135,20 @@ def test_a_checkpoint_without_history_resumes_exactly_and_starts_its_history_the
     assert resumed.history.row(-1) == resumed.snapshot.stats
 
 
+@pytest.mark.parametrize("name", list(CONFIGS))
+def test_a_first_generation_without_history_must_say_its_own_best(name):
+    # Resuming at generation 0 writes the history from its first row, which then checks the
+    # counters: a best raised by hand (no digest to tell) is refused, not resumed into a run
+    # whose own checkpoint is refused three generations later.
+    algorithm = GeneticAlgorithm(CONFIGS[name])
+    state = json.loads(json.dumps(algorithm.state(history=False)))
+    del state["digest"]
+    GeneticAlgorithm.from_state(copy.deepcopy(state)).step_many(3)
+    state["best_ever"] = float(algorithm.snapshot.fitness.max()) + 0.5
+    with pytest.raises(CheckpointError, match=r"best_ever.*generation 0's best fitness"):
+        GeneticAlgorithm.from_state(state)
+
+
 def test_a_checkpoint_resumes_with_a_history_limit():
     state = fresh("default", 7)
     resumed = GeneticAlgorithm.from_state(state, history_limit=3)
