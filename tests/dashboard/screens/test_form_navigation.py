@@ -1,14 +1,17 @@
 """Moving through the form: Tab passes by the dimmed fields (those the chosen operators ignore),
-``/`` and a field's name jump to that field."""
+``/`` and a field's name jump to that field; the form's frame says whether the cursor is in it
+and whether a field is bad, in the theme's colours."""
 
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
 
+from textual.color import Color
 from textual.widgets import Input
 
 from engine import Config
 from tui.dashboard.app import QueensApp
+from tui.dashboard.pictures.contrast import FRAME
 from tui.dashboard.widgets import ParamForm
 from tui.dashboard.widgets.field_finder import FieldFinder
 
@@ -75,3 +78,34 @@ async def test_slash_and_a_name_jump_to_the_field(wait_for: WaitFor) -> None:
         assert focused_field(app) == "seed"
         assert not app.query_one(FieldFinder).display
         assert app.main_screen.in_form() and app.main_screen.run.state == "paused"
+
+
+async def test_the_forms_frame_says_where_the_cursor_is_and_whether_a_field_is_bad(
+    wait_for: WaitFor,
+) -> None:
+    app = QueensApp(CONFIG, frozen_clock=True)
+
+    def frame() -> str:
+        return app.query_one(ParamForm).styles.border_top[1].hex.lower()
+
+    def variable(name: str) -> str:
+        return Color.parse(app.theme_variables[name]).hex.lower()
+
+    async with app.run_test(size=(100, 32)) as pilot:
+        await pilot.press("f")
+        await wait_for(pilot, lambda: frame() == variable("accent"), "the accent, cursor in it")
+        app.main_screen.table.focus()
+        await wait_for(pilot, lambda: frame() == variable(FRAME), "the frame, cursor out")
+        form = app.query_one(ParamForm)
+        form.set_value("n", "3")  # N = 3 has no solution: refused
+        await wait_for(pilot, lambda: frame() == variable("error"), "red, a field bad")
+        form.set_value("n", "12")
+        await wait_for(pilot, lambda: frame() == variable(FRAME), "the frame again")
+        before = frame()
+        for theme in app.offered_themes:  # one whose frame is another colour
+            app.theme = theme
+            await pilot.pause()
+            if variable(FRAME) != before:
+                break
+        assert variable(FRAME) != before
+        await wait_for(pilot, lambda: frame() == variable(FRAME), "the new theme's frame")

@@ -113,6 +113,7 @@ class ParamForm(Vertical):
         self.plugins = PluginChoices()
         """The plug-in operators the selects offer beside the built-ins."""
         self._check = FormCheck()
+        self._frame_colour: str | None = None
 
     def compose(self) -> ComposeResult:
         """The preset select, the sections of fields with their error lines, the help line."""
@@ -193,7 +194,8 @@ class ParamForm(Vertical):
         every move of the cursor."""
         key = "error" if self.errors else "accent" if self.has_focus_within else FRAME
         colour = self.app.theme_variables.get(key)
-        if colour is not None:
+        if colour is not None and colour != self._frame_colour:
+            self._frame_colour = colour  # set again only when it changes: each lays out anew
             self.styles.border = ("round", Color.parse(colour))
 
     def on_descendant_blur(self, _event: events.DescendantBlur) -> None:
