@@ -10,6 +10,7 @@ from typing import Final
 
 import pytest
 
+from engine.config import plugin_checks
 from engine.operators import plugins
 from tui.dashboard.files.settings import CONFIG_DIR_VARIABLE
 
@@ -50,6 +51,17 @@ def plug_ins_unrestricted(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(plugins, "_RESTRICTION", [])
     monkeypatch.delenv(plugins.RESTRICTED_VARIABLE, raising=False)
     monkeypatch.delenv(plugins.ALLOWED_VARIABLE, raising=False)
+
+
+@pytest.fixture
+def plug_ins_as_in_a_new_process(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """No plug-in source, module or check kept from an earlier test of the same worker, as in
+    a new process (a test of loading, checking or swapping plug-ins asks for it)."""
+    monkeypatch.setattr(plugins, "_SOURCES", {})
+    monkeypatch.setattr(plugins, "_MODULES", {})
+    plugin_checks._checked.cache_clear()
+    yield
+    plugin_checks._checked.cache_clear()
 
 
 @pytest.fixture

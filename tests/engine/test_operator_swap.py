@@ -7,28 +7,19 @@ population, the generator and the history carried over, nothing drawn or lost by
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-import engine.operators.plugins as plugins
 from engine import Config, ConfigError, GeneticAlgorithm, restrict_plugins
-from engine.config import plugin_checks
 from tests.plugin_versions import BROKEN, FIRST, SECOND, write_version
 
 SWAP_AT = 6
 LAST = 14
 
 
-@pytest.fixture(autouse=True)
-def fresh_process(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    """Each test starts as a new process would: no source, module or check kept."""
-    monkeypatch.setattr(plugins, "_SOURCES", {})
-    monkeypatch.setattr(plugins, "_MODULES", {})
-    plugin_checks._checked.cache_clear()
-    yield
-    plugin_checks._checked.cache_clear()
+pytestmark = pytest.mark.usefixtures("plug_ins_as_in_a_new_process")
+"""Each test starts as a new process would: no plug-in source, module or check kept."""
 
 
 def first_config(ops: Path) -> Config:

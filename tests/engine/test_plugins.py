@@ -7,7 +7,6 @@ and the check in one line.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 
 import numpy as np
@@ -15,19 +14,12 @@ import pytest
 
 import engine.operators.plugins as plugins
 from engine import Config, ConfigError, GeneticAlgorithm, file_changes
-from engine.config import plugin_checks
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "docs" / "examples" / "plugin_ops.py"
 
 
-@pytest.fixture(autouse=True)
-def fresh_process(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    """Each test starts as a new process would: no source, module or check kept."""
-    monkeypatch.setattr(plugins, "_SOURCES", {})
-    monkeypatch.setattr(plugins, "_MODULES", {})
-    plugin_checks._checked.cache_clear()
-    yield
-    plugin_checks._checked.cache_clear()
+pytestmark = pytest.mark.usefixtures("plug_ins_as_in_a_new_process")
+"""Each test starts as a new process would: no plug-in source, module or check kept."""
 
 
 def fingerprint(config: Config, generations: int) -> list[bytes]:

@@ -14,7 +14,6 @@ from __future__ import annotations
 import hashlib
 import json
 import sqlite3
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -47,13 +46,8 @@ def forget_plugins() -> None:
     plugin_checks._checked.cache_clear()
 
 
-@pytest.fixture(autouse=True)
-def fresh_process(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    monkeypatch.setattr(plugins, "_SOURCES", {})
-    monkeypatch.setattr(plugins, "_MODULES", {})
-    plugin_checks._checked.cache_clear()
-    yield
-    plugin_checks._checked.cache_clear()
+pytestmark = pytest.mark.usefixtures("plug_ins_as_in_a_new_process")
+"""Each test starts as a new process would: no plug-in source, module or check kept."""
 
 
 def genes(snapshot: Snapshot) -> str:

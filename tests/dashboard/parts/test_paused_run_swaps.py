@@ -11,9 +11,7 @@ from pathlib import Path
 
 import pytest
 
-import engine.operators.plugins as plugins
 from engine import Config, GeneticAlgorithm, Snapshot
-from engine.config import plugin_checks
 from tests.plugin_versions import BROKEN, FIRST, SECOND, write_version
 from tui.dashboard.runs.current_run import CurrentRun
 from tui.dashboard.runs.operator_swaps import (
@@ -26,14 +24,8 @@ from tui.dashboard.runs.recording import DashboardRecording
 from tui.dashboard.runs.time_travel import TimeTravel
 from tui.lab.store import RunStore
 
-
-@pytest.fixture(autouse=True)
-def fresh_process(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    monkeypatch.setattr(plugins, "_SOURCES", {})
-    monkeypatch.setattr(plugins, "_MODULES", {})
-    plugin_checks._checked.cache_clear()
-    yield
-    plugin_checks._checked.cache_clear()
+pytestmark = pytest.mark.usefixtures("plug_ins_as_in_a_new_process")
+"""Each test starts as a new process would: no plug-in source, module or check kept."""
 
 
 class Runner:

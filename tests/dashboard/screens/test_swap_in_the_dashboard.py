@@ -12,15 +12,13 @@ one line, the run left as it was.
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, Iterator
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 
 import pytest
 from textual.widgets import Input
 
-import engine.operators.plugins as plugins
 from engine import Config, GeneticAlgorithm, restrict_plugins
-from engine.config import plugin_checks
 from tests.plugin_versions import BROKEN, FIRST, SECOND, write_version
 from tui.dashboard.app import QueensApp
 from tui.dashboard.palette import palette_commands
@@ -34,13 +32,8 @@ SWAP_AT = 4
 LAST = 9
 
 
-@pytest.fixture(autouse=True)
-def fresh_process(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    monkeypatch.setattr(plugins, "_SOURCES", {})
-    monkeypatch.setattr(plugins, "_MODULES", {})
-    plugin_checks._checked.cache_clear()
-    yield
-    plugin_checks._checked.cache_clear()
+pytestmark = pytest.mark.usefixtures("plug_ins_as_in_a_new_process")
+"""Each test starts as a new process would: no plug-in source, module or check kept."""
 
 
 def start(ops: Path) -> Config:
