@@ -15,6 +15,12 @@ OLDEST_STAMP := $(OLDEST)/.installed-stamp
 
 .PHONY: run test check test-oldest bench screenshots lint clean
 
+# The tests start hundreds of Python processes (the command line, the dashboard in a terminal,
+# sweep workers): let them keep the project's compiled modules. Where the environment turns
+# that off, each process compiled every module it imports again, and each test process
+# rewrote every test file's asserts again.
+unexport PYTHONDONTWRITEBYTECODE
+
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip

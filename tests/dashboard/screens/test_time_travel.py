@@ -158,8 +158,14 @@ async def test_a_damaged_keyframe_is_set_aside_with_a_warning(
         )
         await wait_for(pilot, lambda: shown_generation(app) == 30, "the last generation")
         assert_shows(app, live[30])  # exact all the same, re-stepped from an earlier keyframe
-        warnings = [n for n in app._notifications if n.severity == "warning"]
-        assert len(warnings) == 1 and f"generation {damaged}" in warnings[0].message
+
+        def warnings() -> list[str]:
+            return [n.message for n in app._notifications if n.severity == "warning"]
+
+        # Said as the record is read: on a busy machine a moment after the generation shows.
+        await wait_for(pilot, lambda: bool(warnings()), "the warning")
+        said = warnings()
+        assert len(said) == 1 and f"generation {damaged}" in said[0]
 
 
 async def test_l_lists_the_runs_and_enter_replays_one(tmp_path: Path, wait_for: WaitFor) -> None:
