@@ -9,6 +9,9 @@ from typing import Any, Final
 SERIES_KEYS: Final = ("curve", "curve_theory")
 """Row keys holding a whole series: in the JSON only."""
 
+FITS: Final = 72
+"""Characters of a table's line that fit the lessons screen at 80x24 (and a terminal of 80)."""
+
 TEXT_KEYS: Final = ("text", "note")
 """Row keys holding words: a row with ``text`` is a sentence on a line of its own, a ``note``
 follows its row."""
@@ -37,20 +40,51 @@ def cell(value: Any) -> str:
     return str(value)
 
 
+def header_parts(column: str) -> tuple[str, str]:
+    """A column's name on two lines, split at its first underscore (``strict_minima``:
+    ``strict`` over ``minima``)."""
+    first, _, rest = column.partition("_")
+    return (first, rest.replace("_", " ")) if rest else ("", first)
+
+
 def table_lines(rows: Sequence[Mapping[str, Any]]) -> list[str]:
     """The rows as aligned lines under a header; a row of text alone (a verdict) after a blank
-    line; a note after its row."""
+    line; a note after its row.
+
+    A table too wide for :data:`FITS` puts its two-word column names on two lines (and, if
+    still too wide, one space between columns), so that the landscape's ten columns fit the
+    lessons screen at 80x24 without wrapping.
+    """
     shown = shown_rows(rows)
     columns = [c for c in columns_of(shown) if c not in TEXT_KEYS]
     cells = [[cell(row.get(c)) for c in columns] for row in shown if "text" not in row]
-    widths = [max([len(c), *(len(line[i]) for line in cells)]) for i, c in enumerate(columns)]
-    lines = ["  ".join(c.ljust(w) for c, w in zip(columns, widths, strict=True)).rstrip()]
+
+    def widths_under(headers: list[tuple[str, str]]) -> list[int]:
+        return [
+            max([*map(len, headers[i]), *(len(line[i]) for line in cells)])
+            for i in range(len(columns))
+        ]
+
+    def width(widths: list[int], gap: str) -> int:
+        return sum(widths) + len(gap) * (len(widths) - 1)
+
+    headers = [("", c) for c in columns]
+    widths = widths_under(headers)
+    if width(widths, "  ") > FITS:
+        headers = [header_parts(c) for c in columns]
+        widths = widths_under(headers)
+    gap = "  " if width(widths, "  ") <= FITS else " "
+    lines = [
+        gap.join(h[part].ljust(w) for h, w in zip(headers, widths, strict=True)).rstrip()
+        for part in (0, 1)
+        if part == 1 or any(h[0] for h in headers)
+    ]
     for row in shown:
         if "text" in row:
             lines += ["", str(row["text"])]
             continue
         values = [cell(row.get(c)) for c in columns]
-        line = "  ".join(v.ljust(w) for v, w in zip(values, widths, strict=True)).rstrip()
+        line = gap.join(v.ljust(w) for v, w in zip(values, widths, strict=True)).rstrip()
         if "note" in row:
             line += f"  ({row['note']})"
         lines.append(line)
